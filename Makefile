@@ -1,0 +1,90 @@
+# hyperv-scheduler: sets the "none" I/O scheduler on the disks Hyper-V provides.
+# The distro's flags win: CFLAGS, CPPFLAGS and LDFLAGS are only added to, never replaced.
+
+VERSION := $(shell cat VERSION)
+
+PREFIX     ?= /usr
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+PKG_CONFIG ?= pkg-config
+UDEVDIR    ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /lib/udev)
+INSTALL    ?= install
+SCDOC      ?= scdoc
+
+CC     ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+          -Wformat=2 -Werror=format-security -fstack-protector-strong -fPIE
+CPPFLAGS += -D_GNU_SOURCE -DVERSION='"$(VERSION)"' \
+            -DDEFAULT_CONFIG='"$(SYSCONFDIR)/hyperv-scheduler.conf"'
+# Distros pass their own _FORTIFY_SOURCE level; add one only when none is given.
+ifeq ($(findstring _FORTIFY_SOURCE,$(CPPFLAGS) $(CFLAGS)),)
+CPPFLAGS += -D_FORTIFY_SOURCE=2
+endif
+LDFLAGS += -pie -Wl,-z,relro -Wl,-z,now -Wl,--as-needed
+ifeq ($(WERROR),1)
+CFLAGS += -Werror
+endif
+ifeq ($(SANITIZE),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+UDEV_CFLAGS  := $(shell $(PKG_CONFIG) --cflags libudev)
+UDEV_LIBS    := $(shell $(PKG_CONFIG) --libs libudev)
+CHECK_CFLAGS  = $(shell $(PKG_CONFIG) --cflags check)
+CHECK_LIBS    = $(shell $(PKG_CONFIG) --libs check)
+
+# Pure modules (no libudev) are shared with the unit tests and the fuzz targets.
+PURE_OBJS := src/cpuid.o src/verdict.o src/schedlist.o src/policy.o src/config.o \
+             src/devname.o src/json.o src/util.o
+IO_OBJS   := src/facts.o src/disk.o src/report.o src/log.o src/run.o
+OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
+TEST_OBJS := tests/unit.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
+             tests/test-config.o tests/test-devname.o tests/test-json.o
+
+MANPAGES := man/hyperv-scheduler.8 man/hyperv-scheduler.conf.5
+
+all: hyperv-scheduler rules/60-hyperv-scheduler.rules.out
+
+hyperv-scheduler: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS)
+
+src/%.o: src/%.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(UDEV_CFLAGS) -MMD -MP -c -o $@ $<
+
+tests/%.o: tests/%.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
+
+tests/unit: $(TEST_OBJS) $(PURE_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
+
+# The rule names the helper by the path it is installed at.
+rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules
+	sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
+
+man/%: man/%.scd VERSION
+	sed 's|@VERSION@|$(VERSION)|g' $< | $(SCDOC) > $@
+
+man: $(MANPAGES)
+
+check: hyperv-scheduler tests/unit
+	tests/run-tests
+
+install: all man
+	$(INSTALL) -D -m 0755 hyperv-scheduler $(DESTDIR)$(SBINDIR)/hyperv-scheduler
+	$(INSTALL) -D -m 0644 rules/60-hyperv-scheduler.rules.out \
+		$(DESTDIR)$(UDEVDIR)/rules.d/60-hyperv-scheduler.rules
+	$(INSTALL) -D -m 0644 hyperv-scheduler.conf $(DESTDIR)$(SYSCONFDIR)/hyperv-scheduler.conf
+	$(INSTALL) -D -m 0644 man/hyperv-scheduler.8 $(DESTDIR)$(MANDIR)/man8/hyperv-scheduler.8
+	$(INSTALL) -D -m 0644 man/hyperv-scheduler.conf.5 \
+		$(DESTDIR)$(MANDIR)/man5/hyperv-scheduler.conf.5
+
+clean:
+	rm -f hyperv-scheduler tests/unit src/*.o src/*.d tests/*.o tests/*.d \
+		rules/60-hyperv-scheduler.rules.out $(MANPAGES)
+
+.PHONY: all check install clean man
+
+-include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)

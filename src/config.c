@@ -1,0 +1,234 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define BLANKS " \t"
+
+static const char *const mode_names[] = {
+        [MODE_AUTO] = "auto",
+        [MODE_ALWAYS] = "always",
+        [MODE_OFF] = "off",
+};
+
+const char *mode_name(enum mode m) {
+        return mode_names[m];
+}
+
+int mode_from_string(const char *s, enum mode *mode) {
+        for (size_t i = 0; i < ELEMENTSOF(mode_names); i++)
+                if (strcmp(s, mode_names[i]) == 0) {
+                        *mode = (enum mode) i;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+void config_defaults(struct config *c) {
+        memset(c, 0, sizeof(*c));
+        c->mode = MODE_AUTO;
+        /* "noop" is what pre-5.0 single-queue kernels call "none". */
+        sched_list_parse("none noop", &c->schedulers);
+}
+
+static int parse_globs(char *value, struct glob_list *out, const char **why) {
+        struct glob_list l = { 0 };
+
+        for (char *save = NULL, *g = strtok_r(value, BLANKS, &save); g;
+             g = strtok_r(NULL, BLANKS, &save)) {
+                if (l.n == CONFIG_GLOBS_MAX) {
+                        *why = "too many patterns (at most 32)";
+                        return -E2BIG;
+                }
+                if (!copy_string(l.glob[l.n++], g, CONFIG_GLOB_LEN)) {
+                        *why = "pattern too long (at most 63 bytes)";
+                        return -E2BIG;
+                }
+        }
+        *out = l;
+        return 0;
+}
+
+static int parse_schedulers(const char *value, struct sched_list *out, const char **why) {
+        struct sched_list l;
+
+        if (sched_list_parse(value, &l) < 0 || l.current >= 0 || l.n == 0) {
+                *why = "not a list of scheduler names";
+                return -EINVAL;
+        }
+        *out = l;
+        return 0;
+}
+
+enum key { KEY_MODE, KEY_SCHEDULER, KEY_EXCLUDE, KEY_DEVICES, KEYS };
+static const char *const key_names[KEYS] = {
+        [KEY_MODE] = "mode",
+        [KEY_SCHEDULER] = "scheduler",
+        [KEY_EXCLUDE] = "exclude",
+        [KEY_DEVICES] = "devices",
+};
+
+static int parse_line(struct config *c, char *line, unsigned seen[KEYS], unsigned lineno,
+                      char *msg, size_t msgsize) {
+        char *eq, *key, *value, shown[64];
+        const char *why = NULL;
+        size_t k;
+        int r = 0;
+
+        line[strcspn(line, "#")] = '\0';
+        line = strip(line);
+        if (*line == '\0')
+                return 0;
+        eq = strchr(line, '=');
+        if (!eq) {
+                escape_text(line, strlen(line), shown, sizeof(shown));
+                snprintf(msg, msgsize, "expected 'key = value', got '%s'", shown);
+                return -EINVAL;
+        }
+        *eq = '\0';
+        key = strip(line);
+        value = strip(eq + 1);
+        for (k = 0; k < KEYS; k++)
+                if (strcmp(key, key_names[k]) == 0)
+                        break;
+        if (k == KEYS) {
+                escape_text(key, strlen(key), shown, sizeof(shown));
+                snprintf(msg, msgsize, "unknown key '%s'", shown);
+                return -EINVAL;
+        }
+
+        switch ((enum key) k) {
+        case KEY_MODE:
+                r = mode_from_string(value, &c->mode);
+                why = "expected auto, always or off";
+                break;
+        case KEY_SCHEDULER:
+                r = parse_schedulers(value, &c->schedulers, &why);
+                break;
+        case KEY_EXCLUDE:
+                r = parse_globs(value, &c->exclude, &why);
+                break;
+        case KEY_DEVICES:
+                r = parse_globs(value, &c->devices, &why);
+                break;
+        case KEYS:
+                break;
+        }
+        if (r < 0) {
+                escape_text(value, strlen(value), shown, sizeof(shown));
+                snprintf(msg, msgsize, "bad value '%s' for '%s': %s", shown, key_names[k], why);
+                return r;
+        }
+        if (seen[k]) {
+                snprintf(msg, msgsize, "'%s' repeated: this line overrides line %u", key_names[k],
+                         seen[k]);
+                seen[k] = lineno;
+                return 1;
+        }
+        seen[k] = lineno;
+        return 0;
+}
+
+unsigned config_parse(struct config *c, const char *text, size_t len, const char *path,
+                      config_warn_fn warn, void *userdata) {
+        unsigned seen[KEYS] = { 0 }, lineno = 0, bad = 0;
+        size_t pos = 0;
+
+        while (pos < len) {
+                const char *nl = memchr(text + pos, '\n', len - pos);
+                size_t linelen = (nl ? (size_t) (nl - text) : len) - pos;
+                char line[CONFIG_LINE_MAX + 1], msg[256];
+                int r;
+
+                lineno++;
+                if (linelen > CONFIG_LINE_MAX) {
+                        snprintf(msg, sizeof(msg), "line longer than %d bytes, ignored",
+                                 CONFIG_LINE_MAX);
+                        r = -E2BIG;
+                } else if (memchr(text + pos, '\0', linelen)) {
+                        snprintf(msg, sizeof(msg), "NUL byte in line, ignored");
+                        r = -EINVAL;
+                } else {
+                        memcpy(line, text + pos, linelen);
+                        line[linelen] = '\0';
+                        r = parse_line(c, line, seen, lineno, msg, sizeof(msg));
+                }
+                if (r < 0)
+                        bad++;
+                if (r != 0 && warn)
+                        warn(userdata, path, lineno, msg);
+                pos += linelen + 1;
+        }
+        return bad;
+}
+
+void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
+        char *text, msg[256];
+        long len;
+
+        config_defaults(c);
+        text = malloc(CONFIG_FILE_MAX + 1);
+        if (!text) {
+                if (warn)
+                        warn(userdata, path, 0, "cannot allocate memory, defaults apply");
+                return;
+        }
+        len = read_file_bounded(path, text, CONFIG_FILE_MAX + 1);
+        if (len == -ENOENT) {
+                free(text);
+                return;
+        }
+        c->found = true;
+        if (len < 0) {
+                snprintf(msg, sizeof(msg), "cannot read: %s%s, defaults apply", strerror((int) -len),
+                         len == -EFBIG ? " (more than 64 KiB)" : "");
+                if (warn)
+                        warn(userdata, path, 0, msg);
+        } else if (memchr(text, '\0', (size_t) len)) {
+                if (warn)
+                        warn(userdata, path, 0, "binary file (NUL bytes), defaults apply");
+        } else {
+                config_parse(c, text, (size_t) len, path, warn, userdata);
+        }
+        free(text);
+}
+
+int cmdline_mode(const char *cmdline, enum mode *mode) {
+        static const char key[] = "hyperv_scheduler=";
+        int found = 0;
+
+        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1) {
+                char value[16];
+                size_t len;
+
+                if (p != cmdline && !strchr(" \t\n", p[-1]))
+                        continue;
+                len = strcspn(p + sizeof(key) - 1, " \t\n");
+                if (len >= sizeof(value))
+                        return -EINVAL;
+                memcpy(value, p + sizeof(key) - 1, len);
+                value[len] = '\0';
+                if (mode_from_string(value, mode) < 0)
+                        return -EINVAL;
+                found = 1;
+        }
+        return found;
+}
+
+static bool matches_any(const struct glob_list *l, const char *name) {
+        for (unsigned i = 0; i < l->n; i++)
+                if (fnmatch(l->glob[i], name, 0) == 0)
+                        return true;
+        return false;
+}
+
+bool config_wants(const struct config *c, const char *name) {
+        if (matches_any(&c->exclude, name))
+                return false;
+        return c->devices.n == 0 || matches_any(&c->devices, name);
+}

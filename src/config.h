@@ -1,0 +1,55 @@
+/* /etc/hyperv-scheduler.conf and the kernel command line: what the administrator asked for. */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "schedlist.h"
+
+#define CONFIG_FILE_MAX  (64 * 1024)
+#define CONFIG_LINE_MAX  1024
+#define CONFIG_GLOBS_MAX 32
+#define CONFIG_GLOB_LEN  64
+
+enum mode {
+        MODE_AUTO,   /* act on Hyper-V guests, on the disks VMBus provides */
+        MODE_ALWAYS, /* skip the machine verdict and the VMBus check */
+        MODE_OFF,
+};
+
+struct glob_list {
+        unsigned n;
+        char glob[CONFIG_GLOBS_MAX][CONFIG_GLOB_LEN];
+};
+
+struct config {
+        enum mode mode;
+        struct sched_list schedulers; /* preference order; current unused */
+        struct glob_list exclude;
+        struct glob_list devices; /* include list; empty means every disk */
+        bool found;
+        bool mode_from_cmdline;
+};
+
+/* Called once for each bad line; line is 0 for problems with the whole file. */
+typedef void (*config_warn_fn)(void *userdata, const char *path, unsigned line, const char *msg);
+
+void config_defaults(struct config *c);
+
+/* Parses text of len bytes (NUL bytes included) into c, on top of what c holds.
+ * Returns the number of lines ignored. */
+unsigned config_parse(struct config *c, const char *text, size_t len, const char *path,
+                      config_warn_fn warn, void *userdata);
+
+/* Loads path into c, defaults first. An absent file leaves the defaults and found false; an
+ * unreadable, oversized or binary one is reported through warn and leaves the defaults. */
+void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata);
+
+/* Finds hyperv_scheduler=MODE in a kernel command line. Returns 1 and sets *mode when found,
+ * 0 when absent, -EINVAL when the value is not a mode. The last one given wins. */
+int cmdline_mode(const char *cmdline, enum mode *mode);
+
+int mode_from_string(const char *s, enum mode *mode);
+const char *mode_name(enum mode m);
+
+/* Whether the config lets the helper touch the disk with this kernel name. */
+bool config_wants(const struct config *c, const char *name);

@@ -1,0 +1,17 @@
+/* Which device a person or udev named: checked before anything touches the system. */
+#pragma once
+#include <stdbool.h>
+
+#define KERNEL_NAME_MAX 32 /* the kernel's DISK_NAME_LEN, terminator included */
+#define DEVICE_PATH_MAX 256
+
+enum devname_kind {
+        DEVNAME_KERNEL, /* sda */
+        DEVNAME_DEV,    /* /dev/sda, /dev/disk/by-id/… */
+        DEVNAME_SYS,    /* /sys/block/sda, /sys/devices/…/block/sda */
+};
+
+/* Returns 0 and the kind of name, or -EINVAL and why it is not a device name. */
+int devname_check(const char *arg, enum devname_kind *kind, const char **why);
+
+bool kernel_name_valid(const char *name);

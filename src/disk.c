@@ -1,0 +1,93 @@
+#include "disk.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <errno.h>
+#include <libudev.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
+              struct udev_device **out) {
+        struct udev_device *dev = NULL;
+        struct stat st;
+
+        errno = 0;
+        switch (kind) {
+        case DEVNAME_KERNEL:
+                dev = udev_device_new_from_subsystem_sysname(udev, "block", arg);
+                break;
+        case DEVNAME_DEV:
+                if (stat(arg, &st) < 0)
+                        return errno == ENOENT ? -ENODEV : -errno;
+                if (!S_ISBLK(st.st_mode))
+                        return -ENOTBLK;
+                dev = udev_device_new_from_devnum(udev, 'b', st.st_rdev);
+                break;
+        case DEVNAME_SYS:
+                dev = udev_device_new_from_syspath(udev, arg);
+                if (dev && !streq(udev_device_get_subsystem(dev), "block")) {
+                        udev_device_unref(dev);
+                        return -ENOTBLK;
+                }
+                break;
+        }
+        if (!dev)
+                return errno == 0 || errno == ENOENT ? -ENODEV : -errno;
+        *out = dev;
+        return 0;
+}
+
+void disk_gather(struct udev_device *dev, struct disk_facts *f) {
+        memset(f, 0, sizeof(*f));
+        f->name = udev_device_get_sysname(dev);
+        f->is_disk = streq(udev_device_get_devtype(dev), "disk");
+        if (!f->is_disk)
+                return;
+        f->scheduler = udev_device_get_sysattr_value(dev, "queue/scheduler");
+        f->zoned = udev_device_get_sysattr_value(dev, "queue/zoned");
+        f->on_vmbus = udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL) != NULL;
+        f->opted_out = streq(udev_device_get_property_value(dev, "HYPERV_SCHEDULER"), "skip");
+}
+
+int disk_hw_queues(struct udev_device *dev) {
+        char path[PATH_MAX];
+        struct dirent *e;
+        int n = 0;
+        DIR *d;
+
+        if (snprintf(path, sizeof(path), "%s/mq", udev_device_get_syspath(dev)) >= (int) sizeof(path))
+                return -1;
+        d = opendir(path);
+        if (!d)
+                return -1;
+        while ((e = readdir(d)))
+                if (e->d_name[0] != '.')
+                        n++;
+        closedir(d);
+        return n;
+}
+
+int disk_write_scheduler(struct udev *udev, struct udev_device *dev, const char *target,
+                         char *readback, size_t size) {
+        struct udev_device *fresh;
+        const char *now;
+        int r;
+
+        readback[0] = '\0';
+        r = udev_device_set_sysattr_value(dev, "queue/scheduler", target);
+        if (r < 0)
+                return r;
+        /* libudev caches the value it wrote; only a new device object reads the file again. */
+        fresh = udev_device_new_from_syspath(udev, udev_device_get_syspath(dev));
+        if (!fresh)
+                return 0;
+        now = udev_device_get_sysattr_value(fresh, "queue/scheduler");
+        if (now)
+                copy_string(readback, now, size);
+        udev_device_unref(fresh);
+        return 0;
+}

@@ -1,0 +1,48 @@
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static bool to_syslog;
+static enum verbosity verbosity;
+
+void log_setup(bool use_syslog, enum verbosity v) {
+        to_syslog = use_syslog;
+        verbosity = v;
+}
+
+static bool wanted(int priority) {
+        switch (verbosity) {
+        case VERBOSITY_QUIET:
+                return priority <= LOG_ERR;
+        case VERBOSITY_NORMAL:
+                return priority <= LOG_INFO;
+        case VERBOSITY_DEBUG:
+                break;
+        }
+        return true;
+}
+
+void log_msg(int priority, const char *fmt, ...) {
+        static bool opened;
+        va_list ap;
+
+        if (!wanted(priority))
+                return;
+        va_start(ap, fmt);
+        if (to_syslog) {
+                if (!opened) {
+                        openlog("hyperv-scheduler", LOG_PID, LOG_DAEMON);
+                        opened = true;
+                }
+                vsyslog(priority, fmt, ap);
+        } else if (priority == LOG_INFO) {
+                vfprintf(stdout, fmt, ap);
+                fputc('\n', stdout);
+        } else {
+                fputs("hyperv-scheduler: ", stderr);
+                vfprintf(stderr, fmt, ap);
+                fputc('\n', stderr);
+        }
+        va_end(ap);
+}

@@ -1,0 +1,17 @@
+/* Where messages go: a terminal's stdout and stderr, or syslog under udev. */
+#pragma once
+#include <stdbool.h>
+#include <syslog.h>
+
+enum verbosity {
+        VERBOSITY_QUIET = -1, /* errors only */
+        VERBOSITY_NORMAL = 0, /* warnings and changes */
+        VERBOSITY_DEBUG = 1,  /* also why each disk was left alone */
+};
+
+void log_setup(bool use_syslog, enum verbosity v);
+
+/* LOG_ERR and LOG_WARNING go to stderr, LOG_INFO (a disk changed) to stdout, LOG_DEBUG to
+ * stderr with --verbose; under udev all go to syslog, which is opened only when needed. */
+__attribute__((format(printf, 2, 3)))
+void log_msg(int priority, const char *fmt, ...);

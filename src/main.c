@@ -1,0 +1,120 @@
+/* hyperv-scheduler: command line only; the work is in run.c. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "run.h"
+
+static const char *arg_config = DEFAULT_CONFIG;
+static bool arg_config_named;
+static bool arg_dry_run;
+static bool arg_json;
+static bool arg_all;
+static enum verbosity arg_verbosity = VERBOSITY_NORMAL;
+
+static void help(void) {
+        printf("Usage: hyperv-scheduler [OPTIONS] DEVICE...  set the scheduler of these disks\n"
+               "       hyperv-scheduler [OPTIONS] --all      every whole disk\n"
+               "       hyperv-scheduler [OPTIONS]            report on every disk, change nothing\n"
+               "\n"
+               "On a Hyper-V guest, set the \"none\" I/O scheduler on the disks Hyper-V provides.\n"
+               "DEVICE is a kernel name (sda), a /dev path or a /sys path.\n"
+               "\n"
+               "  -a, --all          every whole disk\n"
+               "  -n, --dry-run      decide and report, change nothing (works without root)\n"
+               "  -j, --json         the report as JSON\n"
+               "  -c, --config FILE  configuration file (default %s;\n"
+               "                     an absent file means defaults)\n"
+               "  -v, --verbose      also say why disks were left alone\n"
+               "  -q, --quiet        print errors only\n"
+               "  -h, --help         show this help\n"
+               "  -V, --version      show the version\n"
+               "\n"
+               "Exit status: 0 nothing failed, 1 a write or its read-back failed,\n"
+               "2 usage error, invalid device name or device not found.\n"
+               "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n",
+               DEFAULT_CONFIG);
+}
+
+/* Returns <0 on a usage error, 0 to exit successfully now, 1 to go on. */
+static int parse_argv(int argc, char *argv[]) {
+        static const struct option options[] = {
+                { "all", no_argument, NULL, 'a' },
+                { "dry-run", no_argument, NULL, 'n' },
+                { "json", no_argument, NULL, 'j' },
+                { "config", required_argument, NULL, 'c' },
+                { "verbose", no_argument, NULL, 'v' },
+                { "quiet", no_argument, NULL, 'q' },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, 'V' },
+                {}
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, "anjc:vqhV", options, NULL)) >= 0)
+                switch (c) {
+                case 'a':
+                        arg_all = true;
+                        break;
+                case 'n':
+                        arg_dry_run = true;
+                        break;
+                case 'j':
+                        arg_json = true;
+                        break;
+                case 'c':
+                        arg_config = optarg;
+                        arg_config_named = true;
+                        break;
+                case 'v':
+                        arg_verbosity = VERBOSITY_DEBUG;
+                        break;
+                case 'q':
+                        arg_verbosity = VERBOSITY_QUIET;
+                        break;
+                case 'h':
+                        help();
+                        return 0;
+                case 'V':
+                        printf("hyperv-scheduler %s\n", VERSION);
+                        return 0;
+                default:
+                        return -1;
+                }
+
+        if (arg_all && optind < argc) {
+                fprintf(stderr, "hyperv-scheduler: --all and device names exclude each other\n");
+                return -1;
+        }
+        /* Without a device or --all there is nothing to apply to: report instead. */
+        if (!arg_all && optind == argc)
+                arg_dry_run = true;
+        return 1;
+}
+
+int main(int argc, char *argv[]) {
+        struct run_options o;
+        int r;
+
+        r = parse_argv(argc, argv);
+        if (r <= 0)
+                return r < 0 ? EXIT_USAGE : EXIT_OK;
+
+        o = (struct run_options) {
+                .config_path = arg_config,
+                .config_named = arg_config_named,
+                .dry_run = arg_dry_run,
+                .json = arg_json,
+                .all = arg_all,
+                /* udev runs its programs with the event in the environment and no terminal. */
+                .under_udev = getenv("ACTION") && !isatty(STDIN_FILENO),
+                .verbosity = arg_verbosity,
+                .devices = argv + optind,
+                .n_devices = (size_t) (argc - optind),
+        };
+        log_setup(o.under_udev, o.verbosity);
+        return run(&o);
+}

@@ -1,0 +1,26 @@
+/* One invocation: load the config, decide the machine, then each disk; apply and report. */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "log.h"
+
+enum exit_status {
+        EXIT_OK = 0,
+        EXIT_FAILED = 1, /* a write or its read-back failed */
+        EXIT_USAGE = 2,  /* bad arguments, invalid device name, device not found */
+};
+
+struct run_options {
+        const char *config_path;
+        bool config_named; /* given with --config */
+        bool dry_run;
+        bool json;
+        bool all;
+        bool under_udev;
+        enum verbosity verbosity;
+        char *const *devices;
+        size_t n_devices;
+};
+
+enum exit_status run(const struct run_options *o);

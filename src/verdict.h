@@ -1,0 +1,76 @@
+/* Is this machine a Hyper-V guest? A pure function of the facts gathered in facts.c, so a unit
+ * test can hand it any machine. */
+#pragma once
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpuid.h"
+
+#define HV_LEAF_BASE     0x40000000u
+#define HV_LEAF_FEATURES 0x40000003u
+/* KVM and Xen move their own signature up by multiples of 0x100 when they emulate Hyper-V. */
+#define HV_LEAF_ALT_FIRST 0x40000100u
+#define HV_LEAF_ALT_LAST  0x4000ff00u
+#define HV_LEAF_ALT_STEP  0x100u
+
+enum dmi_field {
+        DMI_SYS_VENDOR,
+        DMI_PRODUCT_NAME,
+        DMI_PRODUCT_VERSION,
+        DMI_BIOS_VENDOR,
+        DMI_BOARD_VENDOR,
+        DMI_CHASSIS_ASSET_TAG,
+        DMI_FIELDS
+};
+#define DMI_VALUE_MAX 128
+
+struct machine_facts {
+        bool has_cpuid;
+        struct cpuid_regs leaf1;    /* ECX bit 31: a hypervisor is present */
+        struct cpuid_regs base;     /* 0x40000000: max leaf and vendor signature */
+        struct cpuid_regs features; /* 0x40000003: what the partition may do */
+        uint32_t alt_leaf;          /* first alternative base with a known signature, or 0 */
+        struct cpuid_regs alt;
+        bool has_dmi;
+        char dmi[DMI_FIELDS][DMI_VALUE_MAX]; /* "" where absent */
+        bool has_vmbus;                      /* /sys/bus/vmbus exists */
+        char osrelease[128];
+};
+
+enum verdict {
+        VERDICT_UNKNOWN,
+        VERDICT_BARE_METAL,
+        VERDICT_OTHER_HYPERVISOR,
+        VERDICT_HYPERV_GUEST,
+        VERDICT_HYPERV_ROOT,
+};
+
+enum flavour {
+        FLAVOUR_AZURE = 1u << 0,
+        FLAVOUR_WSL2 = 1u << 1,
+        FLAVOUR_GEN1 = 1u << 2,
+        FLAVOUR_GEN2 = 1u << 3,
+};
+
+#define EVIDENCE_MAX 8
+#define EVIDENCE_LEN 192
+
+struct machine_verdict {
+        enum verdict verdict;
+        const char *hypervisor; /* "microsoft", "kvm", … or NULL when none or unknown */
+        unsigned flavour;
+        unsigned n_evidence;
+        char evidence[EVIDENCE_MAX][EVIDENCE_LEN];
+};
+
+void verdict_decide(const struct machine_facts *f, struct machine_verdict *v);
+
+/* Whether the verdict needs DMI: only where CPUID alone cannot settle it. The gatherer uses it
+ * to skip reading DMI on the per-event path. */
+bool verdict_needs_dmi(const struct machine_facts *f);
+
+/* The hypervisor a 12-byte CPUID signature names ("kvm", "xen", …), or NULL. */
+const char *hypervisor_from_signature(const char *sig);
+
+const char *verdict_name(enum verdict v);
+extern const char *const dmi_field_name[DMI_FIELDS];
