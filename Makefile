@@ -60,6 +60,13 @@ tests/%.o: tests/%.c
 tests/unit: $(TEST_OBJS) $(PURE_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
 
+# The helper as it decides on arm64 (no CPUID): fake sysfs trees then stand for a whole guest.
+tests/nocpuid.o: src/cpuid.c
+	$(CC) $(CPPFLAGS) -DHYPERV_SCHEDULER_NO_CPUID $(CFLAGS) -c -o $@ $<
+
+tests/hyperv-scheduler-nocpuid: tests/nocpuid.o $(filter-out src/cpuid.o,$(OBJS))
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS)
+
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules
 	sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
@@ -69,7 +76,7 @@ man/%: man/%.scd VERSION
 
 man: $(MANPAGES)
 
-check: hyperv-scheduler tests/unit
+check: hyperv-scheduler tests/unit tests/hyperv-scheduler-nocpuid
 	tests/run-tests
 
 install: all man
@@ -82,7 +89,7 @@ install: all man
 		$(DESTDIR)$(MANDIR)/man5/hyperv-scheduler.conf.5
 
 clean:
-	rm -f hyperv-scheduler tests/unit src/*.o src/*.d tests/*.o tests/*.d \
+	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-nocpuid src/*.o src/*.d tests/*.o tests/*.d \
 		rules/60-hyperv-scheduler.rules.out $(MANPAGES)
 
 .PHONY: all check install clean man

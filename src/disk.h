@@ -1,6 +1,7 @@
 /* Block devices through libudev: finding one, reading what the policy needs, writing the
  * scheduler and reading it back. */
 #pragma once
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "devname.h"
@@ -14,8 +15,10 @@ struct udev_device;
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
               struct udev_device **out);
 
-/* Fills f with the device's attributes; the strings stay owned by the device. */
-void disk_gather(struct udev_device *dev, struct disk_facts *f);
+/* Fills f with the device's attributes; the strings stay owned by the device. on_vmbus is
+ * only looked up when need_vmbus; from_event takes udev properties from the environment, as
+ * udev passes them to the programs an event runs. */
+void disk_gather(struct udev_device *dev, struct disk_facts *f, bool need_vmbus, bool from_event);
 
 /* Number of hardware queues (mq/ entries): 1 is where the kernel defaults to mq-deadline.
  * -1 when unknown. Only the report asks. */
@@ -23,5 +26,4 @@ int disk_hw_queues(struct udev_device *dev);
 
 /* Writes target to queue/scheduler, then reads the file again into readback (empty when it
  * cannot be read). Returns 0 or the write's negative errno. */
-int disk_write_scheduler(struct udev *udev, struct udev_device *dev, const char *target,
-                         char *readback, size_t size);
+int disk_write_scheduler(struct udev_device *dev, const char *target, char *readback, size_t size);

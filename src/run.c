@@ -70,15 +70,15 @@ static void worsen(struct results *res, enum exit_status s) {
                 res->status = s;
 }
 
-static void apply(const struct run_options *o, struct udev *udev, struct udev_device *dev,
-                  struct disk_result *d, struct results *res) {
+static void apply(const struct run_options *o, struct udev_device *dev, struct disk_result *d,
+                  struct results *res) {
         struct disk_decision *dd = &d->decision;
         const char *was = sched_list_current(&dd->available);
         char readback[256], shown[64];
         struct sched_list now;
         int r;
 
-        r = disk_write_scheduler(udev, dev, dd->target, readback, sizeof(readback));
+        r = disk_write_scheduler(dev, dd->target, readback, sizeof(readback));
         if (r < 0 && o->under_udev && (r == -ENOENT || r == -ENODEV)) {
                 dd->action = ACTION_SKIPPED;
                 dd->reason = REASON_VANISHED;
@@ -106,7 +106,7 @@ static void apply(const struct run_options *o, struct udev *udev, struct udev_de
         log_msg(LOG_INFO, "%s: %s -> %s", d->name, was ? was : "?", dd->target);
 }
 
-static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
+static void handle_device(const struct run_options *o, const struct config *c,
                           const struct machine_verdict *v, struct udev_device *dev,
                           struct results *res) {
         struct disk_result *d = add_result(res);
@@ -117,13 +117,13 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 worsen(res, EXIT_FAILED);
                 return;
         }
-        disk_gather(dev, &df);
+        disk_gather(dev, &df, c->mode == MODE_AUTO, o->under_udev);
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_decide(c, v->verdict, &df, &d->decision);
         if (o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG)
                 d->hw_queues = disk_hw_queues(dev);
         if (d->decision.action == ACTION_WOULD_CHANGE && !o->dry_run)
-                apply(o, udev, dev, d, res);
+                apply(o, dev, d, res);
         else if (d->decision.action == ACTION_SKIPPED)
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name,
                         reason_name(d->decision.reason));
@@ -136,7 +136,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
         int r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
-                handle_device(o, udev, c, v, dev, res);
+                handle_device(o, c, v, dev, res);
                 udev_device_unref(dev);
                 return;
         }
@@ -169,7 +169,7 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
 
                 if (!dev)
                         continue;
-                handle_device(o, udev, c, v, dev, res);
+                handle_device(o, c, v, dev, res);
                 udev_device_unref(dev);
         }
         udev_enumerate_unref(e);
