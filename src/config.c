@@ -36,19 +36,24 @@ void config_defaults(struct config *c) {
         sched_list_parse("none noop", &c->schedulers);
 }
 
-static int parse_globs(char *value, struct glob_list *out, const char **why) {
+/* Leaves value intact: a bad one is shown whole in the warning. */
+static int parse_globs(const char *value, struct glob_list *out, const char **why) {
         struct glob_list l = { 0 };
 
-        for (char *save = NULL, *g = strtok_r(value, BLANKS, &save); g;
-             g = strtok_r(NULL, BLANKS, &save)) {
+        for (const char *g = value + strspn(value, BLANKS); *g; g += strspn(g, BLANKS)) {
+                size_t len = strcspn(g, BLANKS);
+
                 if (l.n == CONFIG_GLOBS_MAX) {
                         *why = "too many patterns (at most 32)";
                         return -E2BIG;
                 }
-                if (!copy_string(l.glob[l.n++], g, CONFIG_GLOB_LEN)) {
+                if (len >= CONFIG_GLOB_LEN) {
                         *why = "pattern too long (at most 63 bytes)";
                         return -E2BIG;
                 }
+                memcpy(l.glob[l.n], g, len);
+                l.glob[l.n++][len] = '\0';
+                g += len;
         }
         *out = l;
         return 0;

@@ -52,7 +52,7 @@ long read_file_bounded(const char *path, char *buf, size_t size) {
 
 void escape_text(const char *in, size_t len, char *out, size_t size) {
         static const char ellipsis[] = "...";
-        size_t o = 0;
+        size_t o = 0, cut = 0; /* cut: where "..." goes if the rest does not fit */
 
         if (size < sizeof(ellipsis) + 1) {
                 if (size > 0)
@@ -78,12 +78,14 @@ void escape_text(const char *in, size_t len, char *out, size_t size) {
                         piece[1] = '\0';
                 }
                 size_t n = strlen(piece);
-                if (o + n + sizeof(ellipsis) > size) {
-                        memcpy(out + o, ellipsis, sizeof(ellipsis));
+                if (o + n + 1 > size) {
+                        memcpy(out + cut, ellipsis, sizeof(ellipsis));
                         return;
                 }
                 memcpy(out + o, piece, n);
                 o += n;
+                if (o + sizeof(ellipsis) <= size)
+                        cut = o;
         }
         out[o] = '\0';
 }
