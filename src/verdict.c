@@ -11,6 +11,7 @@
 #define EAX_HYPERCALL_MSR       (1u << 5)
 #define EAX_VP_INDEX            (1u << 6)
 #define EBX_CREATE_PARTITIONS   (1u << 0)
+#define EBX_CPU_MANAGEMENT      (1u << 12)
 #define EBX_ISOLATION           (1u << 22)
 #define HV_MAX_LEAF_MIN         0x40000005u
 #define HV_MAX_LEAF_MAX         0x4000ffffu
@@ -252,16 +253,22 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
                 evidence(v, "no DMI (as in WSL2): nothing vetoes");
 
         v->hypervisor = "microsoft";
-        if ((ebx & EBX_CREATE_PARTITIONS) && !(ebx & EBX_ISOLATION)) {
+        /* Either privilege marks the host: CreatePartitions is what a root partition does,
+         * CpuManagement is what Linux itself tests. Better to leave a host's physical disks
+         * alone than to miss a guest. Isolation set means a confidential guest whatever else
+         * it claims, as Linux decides too. */
+        if ((ebx & (EBX_CREATE_PARTITIONS | EBX_CPU_MANAGEMENT)) && !(ebx & EBX_ISOLATION)) {
                 v->verdict = VERDICT_HYPERV_ROOT;
-                evidence(v, "CPUID 0x40000003 EBX 0x%08x: CreatePartitions set, Isolation "
-                            "clear: the root partition (the host), its disks are physical", ebx);
+                evidence(v, "CPUID 0x40000003 EBX 0x%08x: CreatePartitions or CpuManagement set, "
+                            "Isolation clear: the root partition (the host), its disks are "
+                            "physical", ebx);
                 return;
         }
         v->verdict = VERDICT_HYPERV_GUEST;
         if (ebx & EBX_ISOLATION)
                 evidence(v, "CPUID 0x40000003 EBX 0x%08x: Isolation set: a confidential guest", ebx);
         else
-                evidence(v, "CPUID 0x40000003 EBX 0x%08x: CreatePartitions clear: a guest", ebx);
+                evidence(v, "CPUID 0x40000003 EBX 0x%08x: CreatePartitions and CpuManagement "
+                            "clear: a guest", ebx);
         decide_flavour(f, v);
 }
