@@ -42,7 +42,7 @@ PURE_OBJS := src/cpuid.o src/verdict.o src/schedlist.o src/policy.o src/config.o
 IO_OBJS   := src/facts.o src/disk.o src/report.o src/log.o src/run.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
-             tests/test-config.o tests/test-devname.o tests/test-json.o
+             tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o
 
 MANPAGES := man/hyperv-scheduler.8 man/hyperv-scheduler.conf.5
 
@@ -95,3 +95,46 @@ clean:
 .PHONY: all check install clean man
 
 -include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d)
+
+# Fuzzing
+# libFuzzer targets for every parser of outside input (tests/fuzz/), built with clang whatever
+# CC is. `make fuzz` runs each for FUZZ_SECONDS on its seeds and saved regressions and fails on
+# any crash; `make fuzz-replay` only runs those inputs once. New inputs stay out of the tree.
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 60
+FUZZ_CFLAGS   ?= -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS   += -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+# Fortified string functions would bypass ASan's checks. No -Isrc for src/: src/cpuid.h would
+# hide the compiler's <cpuid.h>.
+FUZZ_CPPFLAGS  = $(CPPFLAGS) -U_FORTIFY_SOURCE
+FUZZ_BUILD    := tests/fuzz/build
+FUZZ_TARGETS  := config schedlist dmi devname json
+FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+FUZZ_OBJS     := $(PURE_OBJS:src/%=$(FUZZ_BUILD)/src/%) $(FUZZ_BUILD)/invariants.o
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/%.o: tests/fuzz/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CPPFLAGS) -Isrc $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz-%: $(FUZZ_BUILD)/fuzz-%.o $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
+
+fuzz: $(FUZZ_BINS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run $(FUZZ_TARGETS)
+
+fuzz-replay: $(FUZZ_BINS)
+	tests/fuzz/run --replay $(FUZZ_TARGETS)
+
+fuzz-clean:
+	rm -rf $(FUZZ_BUILD)
+
+clean: fuzz-clean
+
+.PHONY: fuzz fuzz-replay fuzz-clean
+.SECONDARY: $(FUZZ_OBJS) $(FUZZ_BINS:%=%.o)
+
+-include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*.d)

@@ -1,0 +1,651 @@
+/* The machine verdict: each machine is built by hand from the CPUID registers and DMI strings
+ * the real one reports, and must get the verdict, hypervisor, flavour and evidence it deserves. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "util.h"
+#include "verdict.h"
+
+#define ECX_HYPERVISOR        (1u << 31)
+/* 0x40000003 EAX on Hyper-V 2019 and Azure; bits 5 (hypercall MSR) and 6 (VP index) set. */
+#define HV_FEATURES           0x0000ae7fu
+#define EAX_HYPERCALL_MSR     (1u << 5)
+#define EAX_VP_INDEX          (1u << 6)
+#define EBX_CREATE_PARTITIONS (1u << 0)
+#define EBX_CPU_MANAGEMENT    (1u << 12)
+#define EBX_ISOLATION         (1u << 22)
+#define AZURE_ASSET_TAG       "7783-7084-3265-9085-8269-3286-77"
+
+struct machine {
+        const char *name;
+        bool no_cpuid;          /* arm64 */
+        bool no_hypervisor;     /* CPUID 1 ECX bit 31 clear */
+        const char *sig;        /* the 12 bytes at 0x40000000, NULL for none */
+        uint32_t max, eax, ebx; /* 0x40000000 EAX; 0x40000003 EAX and EBX */
+        uint32_t alt_leaf;
+        const char *alt_sig;
+        const char *dmi[DMI_FIELDS]; /* all NULL: no DMI at all */
+        bool has_vmbus;
+        const char *osrelease;
+
+        enum verdict verdict;
+        const char *hypervisor;
+        unsigned flavour;
+        const char *evidence[2]; /* what some evidence line must mention */
+};
+
+#define HYPERV(max_, eax_, ebx_) .sig = "Microsoft Hv", .max = (max_), .eax = (eax_), .ebx = (ebx_)
+#define HYPERV_GUEST             HYPERV(0x4000000bu, HV_FEATURES, 0)
+#define OTHER(sig_, max_)        .sig = (sig_), .max = (max_)
+
+#define DMI_GEN2(asset_tag)                                                                        \
+        .dmi = {                                                                                   \
+                [DMI_SYS_VENDOR] = "Microsoft Corporation",                                        \
+                [DMI_PRODUCT_NAME] = "Virtual Machine",                                            \
+                [DMI_PRODUCT_VERSION] = "Hyper-V UEFI Release v4.1",                               \
+                [DMI_BIOS_VENDOR] = "Microsoft Corporation",                                       \
+                [DMI_BOARD_VENDOR] = "Microsoft Corporation",                                      \
+                [DMI_CHASSIS_ASSET_TAG] = (asset_tag),                                             \
+        }
+#define DMI_QEMU                                                                                   \
+        .dmi = {                                                                                   \
+                [DMI_SYS_VENDOR] = "QEMU",                                                         \
+                [DMI_PRODUCT_NAME] = "Standard PC (Q35 + ICH9, 2009)",                             \
+                [DMI_PRODUCT_VERSION] = "pc-q35-7.2",                                              \
+                [DMI_BIOS_VENDOR] = "SeaBIOS",                                                     \
+        }
+#define LOCAL_ASSET_TAG "4405-6826-0566-0735-3540-1808-37"
+
+/* A 12-byte signature as the processor returns it: four bytes each in EBX, ECX and EDX, the
+ * first byte in the lowest bits. */
+static void set_signature(struct cpuid_regs *r, const char *sig) {
+        const unsigned char *s = (const unsigned char *) sig;
+        uint32_t *reg[3] = { &r->ebx, &r->ecx, &r->edx };
+
+        for (int i = 0; i < 3; i++)
+                *reg[i] = (uint32_t) s[4 * i] | (uint32_t) s[4 * i + 1] << 8 |
+                          (uint32_t) s[4 * i + 2] << 16 | (uint32_t) s[4 * i + 3] << 24;
+}
+
+static void build_facts(const struct machine *m, struct machine_facts *f) {
+        memset(f, 0, sizeof(*f));
+        f->has_cpuid = !m->no_cpuid;
+        if (f->has_cpuid && !m->no_hypervisor)
+                f->leaf1.ecx = ECX_HYPERVISOR;
+        if (m->sig) {
+                set_signature(&f->base, m->sig);
+                f->base.eax = m->max;
+        }
+        f->features.eax = m->eax;
+        f->features.ebx = m->ebx;
+        if (m->alt_sig) {
+                f->alt_leaf = m->alt_leaf;
+                set_signature(&f->alt, m->alt_sig);
+        }
+        for (int i = 0; i < DMI_FIELDS; i++)
+                if (m->dmi[i]) {
+                        f->has_dmi = true;
+                        ck_assert(copy_string(f->dmi[i], m->dmi[i], sizeof(f->dmi[i])));
+                }
+        f->has_vmbus = m->has_vmbus;
+        if (m->osrelease)
+                ck_assert(copy_string(f->osrelease, m->osrelease, sizeof(f->osrelease)));
+}
+
+static bool evidence_mentions(const struct machine_verdict *v, const char *needle) {
+        for (unsigned i = 0; i < v->n_evidence; i++)
+                if (strstr(v->evidence[i], needle))
+                        return true;
+        return false;
+}
+
+static void assert_evidence(const char *name, const struct machine_verdict *v,
+                            const char *needle) {
+        char all[EVIDENCE_MAX * (EVIDENCE_LEN + 3)] = "";
+
+        if (evidence_mentions(v, needle))
+                return;
+        for (unsigned i = 0; i < v->n_evidence && i < EVIDENCE_MAX; i++) {
+                strcat(all, " | ");
+                strncat(all, v->evidence[i], EVIDENCE_LEN - 1);
+        }
+        ck_abort_msg("%s: no evidence mentions '%s':%s", name, needle, all);
+}
+
+static void check_machine(const struct machine *m) {
+        struct machine_facts f;
+        struct machine_verdict v;
+
+        build_facts(m, &f);
+        /* Stale contents must not leak into the verdict. */
+        memset(&v, 0xa5, sizeof(v));
+        verdict_decide(&f, &v);
+
+        ck_assert_msg(v.verdict == m->verdict, "%s: verdict %s, expected %s", m->name,
+                      verdict_name(v.verdict), verdict_name(m->verdict));
+        ck_assert_msg((v.hypervisor == NULL) == (m->hypervisor == NULL) &&
+                              (!m->hypervisor || strcmp(v.hypervisor, m->hypervisor) == 0),
+                      "%s: hypervisor '%s', expected '%s'", m->name,
+                      v.hypervisor ? v.hypervisor : "(null)", m->hypervisor ? m->hypervisor : "(null)");
+        ck_assert_msg(v.flavour == m->flavour, "%s: flavour 0x%x, expected 0x%x", m->name, v.flavour,
+                      m->flavour);
+        ck_assert_msg(v.n_evidence > 0 && v.n_evidence <= EVIDENCE_MAX, "%s: %u evidence lines",
+                      m->name, v.n_evidence);
+        for (unsigned i = 0; i < v.n_evidence; i++)
+                ck_assert_msg(v.evidence[i][0] != '\0' &&
+                                      memchr(v.evidence[i], '\0', EVIDENCE_LEN) != NULL,
+                              "%s: evidence line %u empty or unterminated", m->name, i);
+        for (size_t i = 0; i < ELEMENTSOF(m->evidence); i++)
+                if (m->evidence[i])
+                        assert_evidence(m->name, &v, m->evidence[i]);
+}
+
+static const struct machine hyperv_machines[] = {
+        {
+                .name = "Hyper-V Generation 2",
+                HYPERV_GUEST, DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "CreatePartitions and CpuManagement clear: a guest",
+                              "bios_vendor \"Microsoft Corporation\": Generation 2" },
+        },
+        {
+                .name = "Hyper-V Generation 1",
+                HYPERV_GUEST,
+                .dmi = {
+                        [DMI_SYS_VENDOR] = "Microsoft Corporation",
+                        [DMI_PRODUCT_NAME] = "Virtual Machine",
+                        [DMI_PRODUCT_VERSION] = "7.0",
+                        [DMI_BIOS_VENDOR] = "American Megatrends Inc.",
+                        [DMI_BOARD_VENDOR] = "Microsoft Corporation",
+                        [DMI_CHASSIS_ASSET_TAG] = LOCAL_ASSET_TAG,
+                },
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN1,
+                .evidence = { "bios_vendor \"American Megatrends Inc.\": Generation 1" },
+        },
+        {
+                .name = "Azure Generation 2",
+                HYPERV_GUEST, DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "chassis_asset_tag \"" AZURE_ASSET_TAG "\": Azure" },
+        },
+        {
+                .name = "Azure Generation 1",
+                HYPERV_GUEST,
+                .dmi = {
+                        [DMI_SYS_VENDOR] = "Microsoft Corporation",
+                        [DMI_PRODUCT_NAME] = "Virtual Machine",
+                        [DMI_PRODUCT_VERSION] = "7.0",
+                        [DMI_BIOS_VENDOR] = "American Megatrends Inc.",
+                        [DMI_CHASSIS_ASSET_TAG] = AZURE_ASSET_TAG,
+                },
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN1,
+                .evidence = { ": Azure", "Generation 1" },
+        },
+        {
+                .name = "WSL2",
+                HYPERV_GUEST, .osrelease = "5.15.153.1-microsoft-standard-WSL2",
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_WSL2,
+                .evidence = { "no DMI (as in WSL2)",
+                              "\"5.15.153.1-microsoft-standard-WSL2\": WSL2" },
+        },
+        {
+                /* The first WSL2 kernels did not say WSL2. */
+                .name = "WSL2 with a 4.19 kernel",
+                HYPERV_GUEST, .osrelease = "4.19.128-microsoft-standard",
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_WSL2,
+                .evidence = { "\"4.19.128-microsoft-standard\": WSL2" },
+        },
+        {
+                .name = "WSL2 with a self-built kernel",
+                HYPERV_GUEST, .osrelease = "6.6.36.3-WSL2-custom",
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_WSL2,
+                .evidence = { "\"6.6.36.3-WSL2-custom\": WSL2" },
+        },
+        {
+                .name = "root partition (the Hyper-V host)",
+                HYPERV(0x4000000bu, HV_FEATURES, EBX_CREATE_PARTITIONS | EBX_CPU_MANAGEMENT),
+                .dmi = {
+                        [DMI_SYS_VENDOR] = "Dell Inc.",
+                        [DMI_PRODUCT_NAME] = "PowerEdge R740",
+                        [DMI_BIOS_VENDOR] = "Dell Inc.",
+                        [DMI_BOARD_VENDOR] = "Dell Inc.",
+                },
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
+                .evidence = { "CreatePartitions or CpuManagement set, Isolation clear" },
+        },
+        {
+                /* What the issue names as the root's mark. */
+                .name = "root partition by CreatePartitions alone",
+                HYPERV(0x4000000bu, HV_FEATURES, EBX_CREATE_PARTITIONS),
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
+                .evidence = { "EBX 0x00000001: CreatePartitions or CpuManagement set" },
+        },
+        {
+                /* What Linux's ms_hyperv_init_platform() tests. */
+                .name = "root partition by CpuManagement alone",
+                HYPERV(0x4000000bu, HV_FEATURES, EBX_CPU_MANAGEMENT),
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
+                .evidence = { "EBX 0x00001000: CreatePartitions or CpuManagement set" },
+        },
+        {
+                .name = "confidential guest (isolation)",
+                HYPERV(0x4000000bu, HV_FEATURES, EBX_CREATE_PARTITIONS | EBX_ISOLATION),
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "Isolation set: a confidential guest" },
+        },
+        {
+                .name = "lowest max leaf Linux accepts (0x40000005)",
+                HYPERV(0x40000005u, HV_FEATURES, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "max leaf 0x40000005" },
+        },
+        {
+                .name = "highest max leaf Linux accepts (0x4000ffff)",
+                HYPERV(0x4000ffffu, HV_FEATURES, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "max leaf 0x4000ffff" },
+        },
+        {
+                .name = "only bits 5 and 6 of 0x40000003 EAX",
+                HYPERV(0x4000000bu, EAX_HYPERCALL_MSR | EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "hypercall MSR and VP index available" },
+        },
+        {
+                /* The asset tag is the administrator's to set; it names no VMM. */
+                .name = "asset tag naming Xen does not veto",
+                HYPERV_GUEST, DMI_GEN2("Xen migration 2019"),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "a guest" },
+        },
+};
+
+static const struct machine other_machines[] = {
+        {
+                .name = "plain KVM",
+                OTHER("KVMKVMKVM\0\0\0", 0x40000001u), DMI_QEMU,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000000 \"KVMKVMKVM\": kvm" },
+        },
+        {
+                .name = "QEMU/KVM with Hyper-V enlightenments",
+                HYPERV(0x4000000au, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "KVMKVMKVM\0\0\0", DMI_QEMU,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000100 \"KVMKVMKVM\"", "emulating Hyper-V" },
+        },
+        {
+                .name = "QEMU/KVM with Hyper-V enlightenments, no DMI",
+                HYPERV(0x4000000au, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000100 \"KVMKVMKVM\"" },
+        },
+        {
+                .name = "Xen HVM",
+                OTHER("XenVMMXenVMM", 0x40000005u),
+                .dmi = { [DMI_SYS_VENDOR] = "Xen", [DMI_PRODUCT_NAME] = "HVM domU",
+                         [DMI_BIOS_VENDOR] = "Xen" },
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "xen",
+                .evidence = { "\"XenVMMXenVMM\": xen" },
+        },
+        {
+                .name = "Xen with viridian",
+                HYPERV(0x40000005u, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "XenVMMXenVMM",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "xen",
+                .evidence = { "CPUID 0x40000100 \"XenVMMXenVMM\"" },
+        },
+        {
+                .name = "KVM signature at a later base (0x40000200)",
+                HYPERV(0x4000000au, HV_FEATURES, 0), .alt_leaf = 0x40000200u,
+                .alt_sig = "KVMKVMKVM\0\0\0", DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000200" },
+        },
+        {
+                .name = "VMware",
+                OTHER("VMwareVMware", 0x40000010u),
+                .dmi = { [DMI_SYS_VENDOR] = "VMware, Inc.",
+                         [DMI_PRODUCT_NAME] = "VMware Virtual Platform" },
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "vmware",
+                .evidence = { "\"VMwareVMware\"" },
+        },
+        {
+                .name = "QEMU TCG",
+                OTHER("TCGTCGTCGTCG", 0x40000001u), DMI_QEMU,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "qemu",
+                .evidence = { "\"TCGTCGTCGTCG\"" },
+        },
+        {
+                .name = "bhyve",
+                OTHER("bhyve bhyve ", 0x40000001u), .dmi = { [DMI_BIOS_VENDOR] = "BHYVE" },
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "bhyve",
+                .evidence = { "\"bhyve bhyve \"" },
+        },
+        {
+                .name = "VirtualBox",
+                OTHER("VBoxVBoxVBox", 0x40000001u),
+                .dmi = { [DMI_SYS_VENDOR] = "innotek GmbH", [DMI_PRODUCT_NAME] = "VirtualBox" },
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "virtualbox",
+                .evidence = { "\"VBoxVBoxVBox\"" },
+        },
+        {
+                .name = "Firecracker (KVM, no DMI)",
+                OTHER("KVMKVMKVM\0\0\0", 0x40000001u),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "KVMKVMKVM" },
+        },
+        {
+                .name = "unknown signature",
+                OTHER("NotAKnownVMM", 0x40000001u),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
+                .evidence = { "\"NotAKnownVMM\": an unknown hypervisor" },
+        },
+        {
+                .name = "bare-metal Surface",
+                .no_hypervisor = true, HYPERV_GUEST,
+                .dmi = { [DMI_SYS_VENDOR] = "Microsoft Corporation",
+                         [DMI_PRODUCT_NAME] = "Surface Laptop 5",
+                         [DMI_BIOS_VENDOR] = "Microsoft Corporation" },
+                .verdict = VERDICT_BARE_METAL, .hypervisor = NULL,
+                .evidence = { "ECX bit 31 clear" },
+        },
+        {
+                .name = "bare metal reading \"Virtual Machine\" (Virtual PC)",
+                .no_hypervisor = true, HYPERV_GUEST, DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_BARE_METAL, .hypervisor = NULL,
+                .evidence = { "ECX bit 31 clear", "\"Virtual Machine\" ignored" },
+        },
+};
+
+/* "Microsoft Hv" that Linux would not accept as Hyper-V; real Gen2 DMI does not rescue it. */
+static const struct machine bogus_hyperv_machines[] = {
+        {
+                .name = "max leaf 0x40000004",
+                HYPERV(0x40000004u, HV_FEATURES, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
+                .evidence = { "max leaf 0x40000004, outside" },
+        },
+        {
+                .name = "max leaf 0x40010000",
+                HYPERV(0x40010000u, HV_FEATURES, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
+                .evidence = { "max leaf 0x40010000, outside" },
+        },
+        {
+                .name = "max leaf 0 (leaf not implemented)",
+                HYPERV(0, HV_FEATURES, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
+                .evidence = { "max leaf 0x00000000" },
+        },
+        {
+                .name = "no hypercall MSR (bit 5)",
+                HYPERV(0x4000000bu, HV_FEATURES & ~EAX_HYPERCALL_MSR, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
+                .evidence = { "EAX 0x0000ae5f lacks the hypercall MSR" },
+        },
+        {
+                .name = "no VP index (bit 6)",
+                HYPERV(0x4000000bu, HV_FEATURES & ~EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
+                .evidence = { "EAX 0x0000ae3f lacks" },
+        },
+};
+
+/* Valid Hyper-V CPUID and Gen2 DMI, with one DMI field naming another VMM. */
+static const struct {
+        enum dmi_field field;
+        const char *value;
+        const char *hypervisor;
+} vetoes[] = {
+        { DMI_SYS_VENDOR, "Xen", "xen" },
+        { DMI_BIOS_VENDOR, "Xen", "xen" },
+        { DMI_SYS_VENDOR, "VMware, Inc.", "vmware" },
+        { DMI_PRODUCT_NAME, "VMware7,1", "vmware" },
+        { DMI_SYS_VENDOR, "innotek GmbH", "virtualbox" },
+        { DMI_PRODUCT_NAME, "VirtualBox", "virtualbox" },
+        { DMI_SYS_VENDOR, "Bochs", "bochs" },
+        { DMI_BIOS_VENDOR, "BHYVE", "bhyve" },
+        { DMI_SYS_VENDOR, "Parallels Software International Inc.", "parallels" },
+        { DMI_SYS_VENDOR, "OpenStack Foundation", "openstack" },
+        { DMI_PRODUCT_NAME, "OpenStack Nova", "openstack" },
+        { DMI_SYS_VENDOR, "Red Hat", "redhat" },
+        { DMI_PRODUCT_NAME, "Amazon EC2", "amazon" },
+        { DMI_BIOS_VENDOR, "Amazon EC2", "amazon" },
+        { DMI_SYS_VENDOR, "Google", "google" },
+        { DMI_PRODUCT_NAME, "Google Compute Engine", "google" },
+        { DMI_BOARD_VENDOR, "Nutanix", "nutanix" },
+        { DMI_PRODUCT_NAME, "AHV (Nutanix)", "nutanix" },
+        { DMI_SYS_VENDOR, "QEMU", "qemu" },
+        { DMI_PRODUCT_NAME, "KVM", "kvm" },
+};
+
+static const struct machine no_cpuid_machines[] = {
+        {
+                .name = "arm64 with /sys/bus/vmbus",
+                .no_cpuid = true, .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "/sys/bus/vmbus exists" },
+        },
+        {
+                .name = "arm64 Azure with /sys/bus/vmbus",
+                .no_cpuid = true, .has_vmbus = true, DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "/sys/bus/vmbus exists", ": Azure" },
+        },
+        {
+                .name = "arm64, DMI Microsoft Corporation / Virtual Machine",
+                .no_cpuid = true,
+                .dmi = { [DMI_SYS_VENDOR] = "Microsoft Corporation",
+                         [DMI_PRODUCT_NAME] = "Virtual Machine" },
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "DMI \"Microsoft Corporation\" \"Virtual Machine\"" },
+        },
+        {
+                .name = "arm64, DMI product_version Hyper-V",
+                .no_cpuid = true,
+                .dmi = { [DMI_PRODUCT_VERSION] = "Hyper-V UEFI Release v4.1" },
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "product_version \"Hyper-V UEFI Release v4.1\"" },
+        },
+        {
+                .name = "arm64, nothing at all",
+                .no_cpuid = true,
+                .verdict = VERDICT_UNKNOWN, .hypervisor = NULL,
+                .evidence = { "no CPUID, no /sys/bus/vmbus, no DMI" },
+        },
+        {
+                .name = "arm64 server, DMI names no VMM",
+                .no_cpuid = true,
+                .dmi = { [DMI_SYS_VENDOR] = "Ampere Computing",
+                         [DMI_PRODUCT_NAME] = "Mt.Jade", [DMI_PRODUCT_VERSION] = "1.0" },
+                .verdict = VERDICT_UNKNOWN, .hypervisor = NULL,
+                .evidence = { "DMI names no Hyper-V" },
+        },
+        {
+                .name = "arm64, DMI QEMU",
+                .no_cpuid = true,
+                .dmi = { [DMI_SYS_VENDOR] = "QEMU", [DMI_PRODUCT_NAME] = "KVM Virtual Machine" },
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "qemu",
+                .evidence = { "sys_vendor \"QEMU\": another hypervisor" },
+        },
+};
+
+START_TEST(hyperv_machine_is_recognised) {
+        check_machine(&hyperv_machines[_i]);
+}
+END_TEST
+
+START_TEST(other_machine_is_not_hyperv) {
+        check_machine(&other_machines[_i]);
+}
+END_TEST
+
+START_TEST(bogus_hyperv_leaves_are_not_hyperv) {
+        check_machine(&bogus_hyperv_machines[_i]);
+}
+END_TEST
+
+START_TEST(dmi_naming_another_vmm_vetoes_hyperv_cpuid) {
+        struct machine m = { HYPERV_GUEST, DMI_GEN2(LOCAL_ASSET_TAG) };
+        char name[128], needle[sizeof(name) + 32];
+
+        snprintf(name, sizeof(name), "%s \"%s\"", dmi_field_name[vetoes[_i].field],
+                 vetoes[_i].value);
+        snprintf(needle, sizeof(needle), "DMI %s: another hypervisor", name);
+        m.name = name;
+        m.dmi[vetoes[_i].field] = vetoes[_i].value;
+        m.verdict = VERDICT_OTHER_HYPERVISOR;
+        m.hypervisor = vetoes[_i].hypervisor;
+        m.evidence[0] = needle;
+        check_machine(&m);
+}
+END_TEST
+
+START_TEST(machine_without_cpuid_decides_from_vmbus_and_dmi) {
+        check_machine(&no_cpuid_machines[_i]);
+}
+END_TEST
+
+START_TEST(signature_helper_is_little_endian) {
+        struct cpuid_regs r = { 0 };
+        char sig[13];
+
+        set_signature(&r, "Microsoft Hv");
+        ck_assert_uint_eq(r.ebx, 0x7263694du);
+        ck_assert_uint_eq(r.ecx, 0x666f736fu);
+        ck_assert_uint_eq(r.edx, 0x76482074u);
+        cpuid_signature(&r, sig);
+        ck_assert_mem_eq(sig, "Microsoft Hv", 13);
+}
+END_TEST
+
+START_TEST(cpuid_signature_keeps_nul_padding) {
+        struct cpuid_regs r = { 0 };
+        char sig[13];
+
+        set_signature(&r, "KVMKVMKVM\0\0\0");
+        cpuid_signature(&r, sig);
+        ck_assert_mem_eq(sig, "KVMKVMKVM\0\0\0", 13);
+}
+END_TEST
+
+static const struct {
+        const char *sig;
+        const char *name;
+} signatures[] = {
+        { "Microsoft Hv", "microsoft" },
+        { "KVMKVMKVM\0\0\0", "kvm" },
+        { "Linux KVM Hv", "kvm" },
+        { "XenVMMXenVMM", "xen" },
+        { "VMwareVMware", "vmware" },
+        { "TCGTCGTCGTCG", "qemu" },
+        { "bhyve bhyve ", "bhyve" },
+        { "VBoxVBoxVBox", "virtualbox" },
+        { " lrpepyh  vr", "parallels" },
+        { "ACRNACRNACRN", "acrn" },
+        { "KVMKVMKVMxyz", NULL },
+        { "microsoft hv", NULL },
+        { "\0\0\0\0\0\0\0\0\0\0\0\0", NULL },
+};
+
+START_TEST(signature_names_hypervisor) {
+        const char *name = hypervisor_from_signature(signatures[_i].sig);
+
+        ck_assert_pstr_eq(name, signatures[_i].name);
+}
+END_TEST
+
+static const struct {
+        const char *name;
+        bool no_cpuid, no_hypervisor;
+        const char *sig;
+        bool needs_dmi;
+} needs_dmi_cases[] = {
+        { "no CPUID (arm64)", true, false, NULL, true },
+        { "bare metal", false, true, "Microsoft Hv", false },
+        { "Microsoft Hv", false, false, "Microsoft Hv", true },
+        { "KVM", false, false, "KVMKVMKVM\0\0\0", false },
+        { "VMware", false, false, "VMwareVMware", false },
+};
+
+START_TEST(dmi_is_needed_only_when_cpuid_cannot_decide) {
+        struct machine m = {
+                .no_cpuid = needs_dmi_cases[_i].no_cpuid,
+                .no_hypervisor = needs_dmi_cases[_i].no_hypervisor,
+                .sig = needs_dmi_cases[_i].sig,
+        };
+        struct machine_facts f;
+
+        build_facts(&m, &f);
+        ck_assert_msg(verdict_needs_dmi(&f) == needs_dmi_cases[_i].needs_dmi, "%s: expected %d",
+                      needs_dmi_cases[_i].name, needs_dmi_cases[_i].needs_dmi);
+}
+END_TEST
+
+START_TEST(verdict_names_match_report_contract) {
+        ck_assert_str_eq(verdict_name(VERDICT_UNKNOWN), "unknown");
+        ck_assert_str_eq(verdict_name(VERDICT_BARE_METAL), "bare-metal");
+        ck_assert_str_eq(verdict_name(VERDICT_OTHER_HYPERVISOR), "other-hypervisor");
+        ck_assert_str_eq(verdict_name(VERDICT_HYPERV_GUEST), "hyperv-guest");
+        ck_assert_str_eq(verdict_name(VERDICT_HYPERV_ROOT), "hyperv-root");
+}
+END_TEST
+
+START_TEST(dmi_field_names_match_sysfs) {
+        ck_assert_str_eq(dmi_field_name[DMI_SYS_VENDOR], "sys_vendor");
+        ck_assert_str_eq(dmi_field_name[DMI_PRODUCT_NAME], "product_name");
+        ck_assert_str_eq(dmi_field_name[DMI_PRODUCT_VERSION], "product_version");
+        ck_assert_str_eq(dmi_field_name[DMI_BIOS_VENDOR], "bios_vendor");
+        ck_assert_str_eq(dmi_field_name[DMI_BOARD_VENDOR], "board_vendor");
+        ck_assert_str_eq(dmi_field_name[DMI_CHASSIS_ASSET_TAG], "chassis_asset_tag");
+}
+END_TEST
+
+Suite *verdict_suite(void) {
+        Suite *s = suite_create("verdict");
+        TCase *tc;
+
+        tc = tcase_create("hyperv");
+        tcase_add_loop_test(tc, hyperv_machine_is_recognised, 0, ELEMENTSOF(hyperv_machines));
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("other-hypervisors");
+        tcase_add_loop_test(tc, other_machine_is_not_hyperv, 0, ELEMENTSOF(other_machines));
+        tcase_add_loop_test(tc, bogus_hyperv_leaves_are_not_hyperv, 0,
+                            ELEMENTSOF(bogus_hyperv_machines));
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("dmi-veto");
+        tcase_add_loop_test(tc, dmi_naming_another_vmm_vetoes_hyperv_cpuid, 0, ELEMENTSOF(vetoes));
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("no-cpuid");
+        tcase_add_loop_test(tc, machine_without_cpuid_decides_from_vmbus_and_dmi, 0,
+                            ELEMENTSOF(no_cpuid_machines));
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("signatures");
+        tcase_add_test(tc, signature_helper_is_little_endian);
+        tcase_add_test(tc, cpuid_signature_keeps_nul_padding);
+        tcase_add_loop_test(tc, signature_names_hypervisor, 0, ELEMENTSOF(signatures));
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("helpers");
+        tcase_add_loop_test(tc, dmi_is_needed_only_when_cpuid_cannot_decide, 0,
+                            ELEMENTSOF(needs_dmi_cases));
+        tcase_add_test(tc, verdict_names_match_report_contract);
+        tcase_add_test(tc, dmi_field_names_match_sysfs);
+        suite_add_tcase(s, tc);
+
+        return s;
+}
