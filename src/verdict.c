@@ -234,14 +234,19 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
 
         if (f->alt_leaf) {
                 char alt[13];
+                const char *hv;
 
                 cpuid_signature(&f->alt, alt);
-                escape_text(alt, strlen(alt), text, sizeof(text));
-                v->verdict = VERDICT_OTHER_HYPERVISOR;
-                v->hypervisor = hypervisor_from_signature(alt);
-                evidence(v, "CPUID 0x%08x \"%s\": %s emulating Hyper-V", f->alt_leaf, text,
-                         v->hypervisor ? v->hypervisor : "another hypervisor");
-                return;
+                hv = hypervisor_from_signature(alt);
+                /* Hyper-V's own signature repeated higher up names no other hypervisor. */
+                if (!streq(hv, "microsoft")) {
+                        escape_text(alt, strlen(alt), text, sizeof(text));
+                        v->verdict = VERDICT_OTHER_HYPERVISOR;
+                        v->hypervisor = hv;
+                        evidence(v, "CPUID 0x%08x \"%s\": %s emulating Hyper-V", f->alt_leaf, text,
+                                 hv ? hv : "another hypervisor");
+                        return;
+                }
         }
         if ((vmm = dmi_veto(f, &field))) {
                 v->verdict = VERDICT_OTHER_HYPERVISOR;

@@ -253,6 +253,14 @@ static const struct machine hyperv_machines[] = {
                 .evidence = { "max leaf 0x4000ffff" },
         },
         {
+                /* Only another hypervisor's signature up there means emulation. */
+                .name = "Hyper-V's own signature repeated at 0x40000100",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "Microsoft Hv", DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "CreatePartitions and CpuManagement clear: a guest" },
+        },
+        {
                 .name = "only bits 5 and 6 of 0x40000003 EAX",
                 HYPERV(0x4000000bu, EAX_HYPERCALL_MSR | EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
