@@ -5,10 +5,23 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 HELPER=${HELPER:-$top/hyperv-scheduler}
 NOCPUID=${NOCPUID:-$top/tests/hyperv-scheduler-nocpuid}
+RULE=${RULE:-$top/rules/60-hyperv-scheduler.rules.out}
 suite=$(basename "$0" .sh)
 passed=0 failed=0 skipped=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/hyperv-scheduler-test.XXXXXX")
 loops=()
+
+# MEMCHECK=1: every run of the helper goes through valgrind's memcheck, and any error it
+# reports turns into exit status 99, which no test expects.
+if [ "${MEMCHECK:-}" = 1 ]; then
+        for var in HELPER NOCPUID; do
+                real=${!var}
+                printf '#!/bin/sh\nexec valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "%s" "$@"\n' \
+                        "$real" >"$work/$var"
+                chmod 0755 "$work/$var"
+                printf -v "$var" '%s' "$work/$var"
+        done
+fi
 
 cleanup() {
         local l
@@ -109,4 +122,23 @@ finish() {
         echo "$suite: $passed passed, $failed failed, $skipped skipped"
         echo "$passed $failed $skipped" >"${RESULTS:-/dev/null}"
         [ "$failed" = 0 ]
+}
+
+# udev_test TREE ACTION DEVICE [RULE-FILE...]: what udevadm test says for an event on DEVICE of
+# the fake tree, with the shipped rule (and any extra rule files) in a private /run. udevadm
+# test really writes udev's database and /dev links, and its rules probe /dev nodes: /run and
+# /dev are private, empty tmpfs, so nothing reaches the machine's.
+udev_test() {
+        local tree=$1 action=$2 device=$3
+        shift 3
+        unshare -m -- sh -c '
+                tree=$1 action=$2 device=$3 rule=$4
+                shift 4
+                mount --bind "$tree/sys" /sys && mount -t tmpfs tmpfs /run &&
+                        mount -t tmpfs tmpfs /dev &&
+                        mkdir -p /run/udev/rules.d &&
+                        cp "$rule" /run/udev/rules.d/60-hyperv-scheduler.rules &&
+                        { [ $# = 0 ] || cp "$@" /run/udev/rules.d/; } &&
+                        SYSTEMD_DEVICE_VERIFY_SYSFS=0 udevadm test --action="$action" "/sys/class/block/$device" 2>&1' \
+                sh "$tree" "$action" "$device" "$RULE" "$@"
 }

@@ -52,8 +52,11 @@ else
         pass "this machine is not reported as Hyper-V"
 fi
 
+# Which verdict depends on the machine (valgrind even hides the hypervisor bit); never a guest.
 capture "$HELPER" -c /dev/null --dry-run --json
-expect "--json reports a verdict other than hyperv-guest" 0 '"verdict": "other-hypervisor"'
+expect "--json reports a verdict" 0 '"verdict": "'
+[[ "$out" != *'"verdict": "hyperv-guest"'* ]] && pass "--json does not call this machine a Hyper-V guest" ||
+        fail "--json does not call this machine a Hyper-V guest" "$out"
 if python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["devices"] and all(x["reason"]=="not-hyperv" for x in d["devices"])' <"$work/out"; then
         pass "--json parses and every disk here is left alone as not-hyperv"
 else
