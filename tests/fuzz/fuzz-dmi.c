@@ -1,0 +1,144 @@
+/* verdict_decide() on any machine: CPUID registers, DMI strings and the kernel release all come
+ * from the input, then every evidence line goes through json_string().
+ *
+ * Input: byte 0 holds flags (bit 0 has_cpuid, bit 1 has_dmi, bit 2 has_vmbus), bytes 4-67 the
+ * registers of leaves 1, 0x40000000, 0x40000003 and the alternative base (EAX EBX ECX EDX each,
+ * little endian), bytes 68-71 alt_leaf (kept only with a signature facts.c would keep it for);
+ * a shorter input reads as zeros. The rest holds the six DMI fields and the kernel release,
+ * separated by NUL bytes, each cut to its buffer. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "invariants.h"
+#include "util.h"
+#include "verdict.h"
+
+#define HEADER_LEN 72
+
+static const char *const known_hypervisors[] = {
+        "microsoft", "kvm",      "xen",      "vmware",  "qemu",      "bhyve",   "virtualbox",
+        "parallels", "acrn",     "qnx",      "jailhouse", "sre",     "unisys",  "nutanix",
+        "bochs",     "openstack", "redhat",  "amazon",  "google",
+};
+
+static void read_regs(const uint8_t *p, struct cpuid_regs *r) {
+        memcpy(&r->eax, p, 4);
+        memcpy(&r->ebx, p + 4, 4);
+        memcpy(&r->ecx, p + 8, 4);
+        memcpy(&r->edx, p + 12, 4);
+}
+
+static void read_facts(const uint8_t *data, size_t size, struct machine_facts *f) {
+        uint8_t header[HEADER_LEN] = { 0 };
+        const uint8_t *p, *end = data + size;
+        char *fields[DMI_FIELDS + 1];
+        size_t sizes[DMI_FIELDS + 1];
+
+        memset(f, 0, sizeof(*f));
+        memcpy(header, data, size < HEADER_LEN ? size : HEADER_LEN);
+        f->has_cpuid = header[0] & 1;
+        f->has_dmi = header[0] & 2;
+        f->has_vmbus = header[0] & 4;
+        read_regs(header + 4, &f->leaf1);
+        read_regs(header + 20, &f->base);
+        read_regs(header + 36, &f->features);
+        read_regs(header + 52, &f->alt);
+        memcpy(&f->alt_leaf, header + 68, 4);
+        /* As facts.c gathers it: an alternative base only with another hypervisor's signature. */
+        if (f->alt_leaf) {
+                char sig[13];
+                const char *hv;
+
+                cpuid_signature(&f->alt, sig);
+                hv = hypervisor_from_signature(sig);
+                if (!hv || streq(hv, "microsoft"))
+                        f->alt_leaf = 0;
+        }
+
+        for (int i = 0; i < DMI_FIELDS; i++) {
+                fields[i] = f->dmi[i];
+                sizes[i] = sizeof(f->dmi[i]);
+        }
+        fields[DMI_FIELDS] = f->osrelease;
+        sizes[DMI_FIELDS] = sizeof(f->osrelease);
+        p = size > HEADER_LEN ? data + HEADER_LEN : end;
+        for (size_t i = 0; i <= DMI_FIELDS && p < end; i++) {
+                const uint8_t *nul = memchr(p, '\0', (size_t) (end - p));
+                size_t len = (size_t) ((nul ? nul : end) - p);
+
+                memcpy(fields[i], p, len < sizes[i] ? len : sizes[i] - 1);
+                p += len + 1;
+        }
+}
+
+static void check_verdict(const struct machine_verdict *v) {
+        bool known = false;
+
+        FUZZ_CHECK(v->verdict >= VERDICT_UNKNOWN && v->verdict <= VERDICT_HYPERV_ROOT, "verdict %d",
+                   (int) v->verdict);
+        FUZZ_CHECK(v->n_evidence >= 1 && v->n_evidence <= EVIDENCE_MAX, "%u evidence lines",
+                   v->n_evidence);
+        for (unsigned i = 0; i < v->n_evidence; i++) {
+                FUZZ_CHECK(printable_within(v->evidence[i], EVIDENCE_LEN) && v->evidence[i][0],
+                           "evidence %u is empty or not printable ASCII", i);
+                check_json_string(v->evidence[i]);
+        }
+        FUZZ_CHECK((v->flavour & ~(unsigned) (FLAVOUR_AZURE | FLAVOUR_WSL2 | FLAVOUR_GEN1 |
+                                               FLAVOUR_GEN2)) == 0 &&
+                           (v->flavour & (FLAVOUR_GEN1 | FLAVOUR_GEN2)) !=
+                                   (FLAVOUR_GEN1 | FLAVOUR_GEN2),
+                   "flavour 0x%x", v->flavour);
+        FUZZ_CHECK(v->flavour == 0 || v->verdict == VERDICT_HYPERV_GUEST,
+                   "flavour 0x%x on a %s", v->flavour, verdict_name(v->verdict));
+
+        switch (v->verdict) {
+        case VERDICT_HYPERV_GUEST:
+        case VERDICT_HYPERV_ROOT:
+                FUZZ_CHECK(streq(v->hypervisor, "microsoft"), "%s with hypervisor %s",
+                           verdict_name(v->verdict), v->hypervisor ? v->hypervisor : "NULL");
+                break;
+        case VERDICT_BARE_METAL:
+        case VERDICT_UNKNOWN:
+                FUZZ_CHECK(!v->hypervisor, "%s with hypervisor %s", verdict_name(v->verdict),
+                           v->hypervisor);
+                break;
+        case VERDICT_OTHER_HYPERVISOR:
+                FUZZ_CHECK(!streq(v->hypervisor, "microsoft"), "another hypervisor named microsoft");
+                break;
+        }
+        if (!v->hypervisor)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(known_hypervisors); i++)
+                known |= streq(v->hypervisor, known_hypervisors[i]);
+        FUZZ_CHECK(known, "unknown hypervisor name");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        struct machine_facts f, bare;
+        struct machine_verdict v, without;
+
+        read_facts(data, size, &f);
+        verdict_decide(&f, &v);
+        check_verdict(&v);
+
+        /* The per-event path reads neither DMI nor the rest when CPUID settles the verdict:
+         * the verdict must then be the same without them. */
+        if (!verdict_needs_dmi(&f)) {
+                bare = f;
+                bare.has_dmi = false;
+                bare.has_vmbus = false;
+                memset(bare.dmi, 0, sizeof(bare.dmi));
+                memset(bare.osrelease, 0, sizeof(bare.osrelease));
+                verdict_decide(&bare, &without);
+                check_verdict(&without);
+                FUZZ_CHECK(without.verdict == v.verdict &&
+                                   (without.hypervisor == v.hypervisor ||
+                                    streq(without.hypervisor, v.hypervisor)),
+                           "DMI changed a verdict that needs no DMI: %s without, %s with",
+                           verdict_name(without.verdict), verdict_name(v.verdict));
+        }
+        return 0;
+}
