@@ -108,7 +108,6 @@ int main(int argc, char *argv[]) {
                 .config_named = arg_config_named,
                 .dry_run = arg_dry_run,
                 .json = arg_json,
-                .all = arg_all,
                 /* udev runs its programs with the event in the environment and no terminal. */
                 .under_udev = getenv("ACTION") && !isatty(STDIN_FILENO),
                 .verbosity = arg_verbosity,

@@ -16,10 +16,9 @@ struct run_options {
         bool config_named; /* given with --config */
         bool dry_run;
         bool json;
-        bool all;
         bool under_udev;
         enum verbosity verbosity;
-        char *const *devices;
+        char *const *devices; /* none: every whole disk */
         size_t n_devices;
 };
 
