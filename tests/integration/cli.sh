@@ -7,6 +7,10 @@ expect "--help prints the usage and exits 0" 0 "Usage: hyperv-scheduler [OPTIONS
 capture "$HELPER" --version
 expect "--version prints the version from VERSION" 0 "hyperv-scheduler $(cat "$top/VERSION")"
 
+[[ $(head -n 1 "$top/debian/changelog") == "hyperv-scheduler ($(cat "$top/VERSION"))"* ]] &&
+        pass "the Debian changelog carries the version in VERSION" ||
+        fail "the Debian changelog carries the version in VERSION" "$(head -n 1 "$top/debian/changelog")"
+
 capture "$HELPER" --no-such-option
 expect "an unknown option is a usage error" 2 "" "unrecognized option"
 
