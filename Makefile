@@ -76,7 +76,7 @@ man/%: man/%.scd VERSION
 
 man: $(MANPAGES)
 
-check: hyperv-scheduler tests/unit tests/hyperv-scheduler-nocpuid
+check: all tests/unit tests/hyperv-scheduler-nocpuid
 	tests/run-tests
 
 install: all man
