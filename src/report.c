@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "util.h"
 
 static const struct {
         unsigned flag;
@@ -20,7 +21,7 @@ static void headline(FILE *f, const struct machine_verdict *v) {
         switch (v->verdict) {
         case VERDICT_HYPERV_GUEST:
                 fputs("Hyper-V guest", f);
-                for (size_t i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++)
+                for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
                         if (v->flavour & flavours[i].flag) {
                                 fprintf(f, "%s%s", sep, flavours[i].text);
                                 sep = ", ";
@@ -92,9 +93,26 @@ void report_text(FILE *f, const struct report *r) {
                       " with more, none.\n", f);
 }
 
-static void json_key(FILE *f, const char *key) {
+/* Each writes one member of a JSON object: sep is "" for the first, ", " for the others. */
+static void json_key(FILE *f, const char *sep, const char *key) {
+        fputs(sep, f);
         json_string(f, key);
         fputs(": ", f);
+}
+
+static void json_str(FILE *f, const char *sep, const char *key, const char *value) {
+        json_key(f, sep, key);
+        json_string(f, value);
+}
+
+static void json_names(FILE *f, const char *sep, const char *key, const struct sched_list *l) {
+        json_key(f, sep, key);
+        fputs("[", f);
+        for (unsigned i = 0; i < l->n; i++) {
+                fputs(i ? ", " : "", f);
+                json_string(f, l->name[i]);
+        }
+        fputs("]", f);
 }
 
 void report_json(FILE *f, const struct report *r) {
@@ -103,91 +121,55 @@ void report_json(FILE *f, const struct report *r) {
         const char *sep = "";
 
         fputs("{", f);
-        json_key(f, "version");
-        json_string(f, VERSION);
-        fputs(", ", f);
-        json_key(f, "machine");
-        fputs("{", f);
-        json_key(f, "verdict");
-        json_string(f, verdict_name(v->verdict));
-        fputs(", ", f);
-        json_key(f, "hypervisor");
-        json_string(f, v->hypervisor);
-        fputs(", ", f);
-        json_key(f, "flavour");
+        json_str(f, "", "version", VERSION);
+        json_key(f, ", ", "machine");
+        json_str(f, "{", "verdict", verdict_name(v->verdict));
+        json_str(f, ", ", "hypervisor", v->hypervisor);
+        json_key(f, ", ", "flavour");
         fputs("[", f);
-        for (size_t i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++)
+        for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
                 if (v->flavour & flavours[i].flag) {
                         fputs(sep, f);
                         json_string(f, flavours[i].json);
                         sep = ", ";
                 }
-        fputs("], ", f);
-        json_key(f, "evidence");
+        fputs("]", f);
+        json_key(f, ", ", "evidence");
         fputs("[", f);
         for (unsigned i = 0; i < v->n_evidence; i++) {
                 fputs(i ? ", " : "", f);
                 json_string(f, v->evidence[i]);
         }
-        fputs("]}, ", f);
+        fputs("]}", f);
 
-        json_key(f, "policy");
-        fputs("{", f);
-        json_key(f, "mode");
-        json_string(f, mode_name(c->mode));
-        fputs(", ", f);
-        json_key(f, "mode_from_cmdline");
-        fputs(c->mode_from_cmdline ? "true, " : "false, ", f);
-        json_key(f, "schedulers");
-        fputs("[", f);
-        for (unsigned i = 0; i < c->schedulers.n; i++) {
-                fputs(i ? ", " : "", f);
-                json_string(f, c->schedulers.name[i]);
-        }
-        fputs("], ", f);
-        json_key(f, "config");
-        json_string(f, r->config_path);
-        fputs(", ", f);
-        json_key(f, "config_found");
-        fputs(c->found ? "true" : "false", f);
-        fputs("}, ", f);
+        json_key(f, ", ", "policy");
+        json_str(f, "{", "mode", mode_name(c->mode));
+        json_key(f, ", ", "mode_from_cmdline");
+        fputs(c->mode_from_cmdline ? "true" : "false", f);
+        json_names(f, ", ", "schedulers", &c->schedulers);
+        json_str(f, ", ", "config", r->config_path);
+        json_key(f, ", ", "config_found");
+        fputs(c->found ? "true}" : "false}", f);
 
-        json_key(f, "devices");
+        json_key(f, ", ", "devices");
         fputs("[", f);
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
                 const struct disk_decision *dd = &d->decision;
 
-                fputs(i ? ",\n  {" : "\n  {", f);
-                json_key(f, "name");
-                json_string(f, d->name[0] ? d->name : NULL);
-                fputs(", ", f);
-                json_key(f, "current");
-                json_string(f, sched_list_current(&dd->available));
-                fputs(", ", f);
-                json_key(f, "available");
-                fputs("[", f);
-                for (unsigned j = 0; j < dd->available.n; j++) {
-                        fputs(j ? ", " : "", f);
-                        json_string(f, dd->available.name[j]);
-                }
-                fputs("], ", f);
-                json_key(f, "queues");
+                fputs(i ? ",\n  " : "\n  ", f);
+                json_str(f, "{", "name", d->name[0] ? d->name : NULL);
+                json_str(f, ", ", "current", sched_list_current(&dd->available));
+                json_names(f, ", ", "available", &dd->available);
+                json_key(f, ", ", "queues");
                 if (d->hw_queues >= 0)
-                        fprintf(f, "%d, ", d->hw_queues);
+                        fprintf(f, "%d", d->hw_queues);
                 else
-                        fputs("null, ", f);
-                json_key(f, "target");
-                json_string(f, dd->target);
-                fputs(", ", f);
-                json_key(f, "action");
-                json_string(f, action_name(dd->action));
-                fputs(", ", f);
-                json_key(f, "reason");
-                json_string(f, reason_name(dd->reason));
-                fputs(", ", f);
-                json_key(f, "error");
-                json_string(f, d->error[0] ? d->error : dd->problem);
+                        fputs("null", f);
+                json_str(f, ", ", "target", dd->target);
+                json_str(f, ", ", "action", action_name(dd->action));
+                json_str(f, ", ", "reason", reason_name(dd->reason));
+                json_str(f, ", ", "error", d->error[0] ? d->error : dd->problem);
                 fputs("}", f);
         }
         fputs(r->n_disks ? "\n]}\n" : "]}\n", f);
