@@ -42,25 +42,29 @@ int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
         return 0;
 }
 
-void disk_gather(struct udev_device *dev, struct disk_facts *f, bool need_vmbus, bool from_event) {
+void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event) {
         const char *skip;
 
         memset(f, 0, sizeof(*f));
         f->name = udev_device_get_sysname(dev);
-        /* Only partitions have a "partition" attribute: reading it costs a fifth of what
-         * DEVTYPE does, which means parsing the whole uevent file. */
-        f->is_disk = !udev_device_get_sysattr_value(dev, "partition");
+        f->on_vmbus = VMBUS_UNKNOWN;
+        /* Under udev the event's properties are the environment. Otherwise: only partitions
+         * have a "partition" attribute, a fifth of the cost of DEVTYPE, which means parsing the
+         * whole uevent file. */
+        f->is_disk = from_event ? streq(getenv("DEVTYPE"), "disk")
+                                : !udev_device_get_sysattr_value(dev, "partition");
         if (!f->is_disk)
                 return;
         f->scheduler = udev_device_get_sysattr_value(dev, "queue/scheduler");
         f->zoned = udev_device_get_sysattr_value(dev, "queue/zoned");
-        /* Walking the ancestors is the dearest read; mode always does not ask. */
-        if (need_vmbus)
-                f->on_vmbus = udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL);
-        /* Under udev the event's properties are the environment; otherwise udev's database. */
         skip = from_event ? getenv("HYPERV_SCHEDULER")
                           : udev_device_get_property_value(dev, "HYPERV_SCHEDULER");
         f->opted_out = streq(skip, "skip");
+}
+
+enum vmbus disk_on_vmbus(struct udev_device *dev) {
+        return udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL) ? VMBUS_YES
+                                                                                  : VMBUS_NO;
 }
 
 int disk_hw_queues(struct udev_device *dev) {

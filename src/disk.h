@@ -15,10 +15,13 @@ struct udev_device;
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
               struct udev_device **out);
 
-/* Fills f with the device's attributes; the strings stay owned by the device. on_vmbus is
- * only looked up when need_vmbus; from_event takes udev properties from the environment, as
- * udev passes them to the programs an event runs. */
-void disk_gather(struct udev_device *dev, struct disk_facts *f, bool need_vmbus, bool from_event);
+/* Fills f with the device's cheap attributes; the strings stay owned by the device. on_vmbus
+ * is left VMBUS_UNKNOWN. from_event takes the event's properties from the environment, as udev
+ * passes them to the programs an event runs. */
+void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event);
+
+/* Whether an ancestor of the device is on the vmbus bus: the dearest read, a walk up the tree. */
+enum vmbus disk_on_vmbus(struct udev_device *dev);
 
 /* Number of hardware queues (mq/ entries): 1 is where the kernel defaults to mq-deadline.
  * -1 when unknown. Only the report asks. */

@@ -52,11 +52,12 @@ static void gather_dmi(struct machine_facts *f, struct udev *udev) {
         udev_device_unref(dmi);
 }
 
-void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
+void facts_gather_cpuid(struct machine_facts *f) {
         memset(f, 0, sizeof(*f));
         gather_cpuid(f);
-        if (!full && !verdict_needs_dmi(f))
-                return;
+}
+
+void facts_gather_rest(struct machine_facts *f, struct udev *udev, bool full) {
         gather_dmi(f, udev);
         f->has_vmbus = access("/sys/bus/vmbus", F_OK) == 0;
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,

@@ -6,6 +6,8 @@
 
 struct udev;
 
-/* With full false, reads only what the verdict needs (DMI only when CPUID leaves it open);
- * with full true, also what the report shows (flavour, every DMI field). */
-void facts_gather(struct machine_facts *f, struct udev *udev, bool full);
+/* CPUID alone: where verdict_needs_dmi() says no, the verdict is already final. */
+void facts_gather_cpuid(struct machine_facts *f);
+
+/* The rest: DMI and VMBus, and with full also what only the report shows (kernel release). */
+void facts_gather_rest(struct machine_facts *f, struct udev *udev, bool full);

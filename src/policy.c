@@ -68,7 +68,7 @@ static enum reason decide(const struct config *c, enum verdict verdict, const st
         /* Zoned disks need mq-deadline to keep writes in order. */
         if (d->zoned && !streq(d->zoned, "none"))
                 return REASON_ZONED;
-        if (c->mode == MODE_AUTO && !d->on_vmbus)
+        if (c->mode == MODE_AUTO && d->on_vmbus == VMBUS_NO)
                 return REASON_NOT_VMBUS;
         if (!config_wants(c, d->name))
                 return REASON_EXCLUDED;

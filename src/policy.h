@@ -30,12 +30,18 @@ enum reason {
         REASON_VANISHED,
 };
 
+enum vmbus {
+        VMBUS_NO,
+        VMBUS_YES,
+        VMBUS_UNKNOWN, /* not looked up yet: decided as if on VMBus, asked before a write */
+};
+
 struct disk_facts {
         const char *name;      /* kernel name */
         bool is_disk;          /* DEVTYPE=disk */
         const char *scheduler; /* queue/scheduler, NULL when absent */
         const char *zoned;     /* queue/zoned, NULL when absent */
-        bool on_vmbus;         /* an ancestor device is on the vmbus bus */
+        enum vmbus on_vmbus;   /* an ancestor device is on the vmbus bus */
         bool opted_out;        /* udev property HYPERV_SCHEDULER=skip */
 };
 

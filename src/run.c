@@ -21,6 +21,28 @@ struct results {
         enum exit_status status;
 };
 
+/* The machine verdict, settled from CPUID alone where that suffices, else only when a disk
+ * is about to be written: DMI is read once at most, and not at all for a disk that needs no
+ * change. */
+struct machine {
+        struct machine_facts facts;
+        struct machine_verdict verdict;
+        bool settled;
+};
+
+static void settle(struct machine *m, struct udev *udev, bool full) {
+        if (m->settled)
+                return;
+        facts_gather_rest(&m->facts, udev, full);
+        verdict_decide(&m->facts, &m->verdict);
+        m->settled = true;
+}
+
+/* Until DMI is read, CPUID said "Microsoft Hv" (or there is no CPUID): decide as for a guest. */
+static enum verdict verdict_so_far(const struct machine *m) {
+        return m->settled ? m->verdict.verdict : VERDICT_HYPERV_GUEST;
+}
+
 static void warn_config(void *userdata, const char *path, unsigned line, const char *msg) {
         (void) userdata;
         if (line)
@@ -106,10 +128,10 @@ static void apply(const struct run_options *o, struct udev_device *dev, struct d
         log_msg(LOG_INFO, "%s: %s -> %s", d->name, was ? was : "?", dd->target);
 }
 
-static void handle_device(const struct run_options *o, const struct config *c,
-                          const struct machine_verdict *v, struct udev_device *dev,
-                          struct results *res) {
+static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
+                          struct machine *m, struct udev_device *dev, struct results *res) {
         struct disk_result *d = add_result(res);
+        bool full = o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
         struct disk_facts df;
 
         if (!d) {
@@ -117,10 +139,17 @@ static void handle_device(const struct run_options *o, const struct config *c,
                 worsen(res, EXIT_FAILED);
                 return;
         }
-        disk_gather(dev, &df, c->mode == MODE_AUTO, o->under_udev);
+        disk_gather(dev, &df, o->under_udev);
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
-        policy_decide(c, v->verdict, &df, &d->decision);
-        if (o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG)
+        policy_decide(c, verdict_so_far(m), &df, &d->decision);
+        /* The dear facts (DMI, the walk up to VMBus) only matter where a write is due, or where
+         * a report names the reason: at boot most disks already run none. */
+        if (c->mode == MODE_AUTO && (full || d->decision.action == ACTION_WOULD_CHANGE)) {
+                settle(m, udev, full);
+                df.on_vmbus = disk_on_vmbus(dev);
+                policy_decide(c, m->verdict.verdict, &df, &d->decision);
+        }
+        if (full)
                 d->hw_queues = disk_hw_queues(dev);
         if (d->decision.action == ACTION_WOULD_CHANGE && !o->dry_run)
                 apply(o, dev, d, res);
@@ -130,13 +159,13 @@ static void handle_device(const struct run_options *o, const struct config *c,
 }
 
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
-                         const struct machine_verdict *v, const char *arg, enum devname_kind kind,
+                         struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
         struct udev_device *dev;
         int r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
-                handle_device(o, c, v, dev, res);
+                handle_device(o, udev, c, m, dev, res);
                 udev_device_unref(dev);
                 return;
         }
@@ -151,7 +180,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
 }
 
 static void handle_all(const struct run_options *o, struct udev *udev, const struct config *c,
-                       const struct machine_verdict *v, struct results *res) {
+                       struct machine *m, struct results *res) {
         struct udev_enumerate *e = udev_enumerate_new(udev);
         struct udev_list_entry *item;
 
@@ -169,7 +198,7 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
 
                 if (!dev)
                         continue;
-                handle_device(o, c, v, dev, res);
+                handle_device(o, udev, c, m, dev, res);
                 udev_device_unref(dev);
         }
         udev_enumerate_unref(e);
@@ -182,9 +211,9 @@ static int by_name(const void *a, const void *b) {
 
 enum exit_status run(const struct run_options *o) {
         bool report = o->dry_run || o->json;
+        bool full = report || o->verbosity == VERBOSITY_DEBUG;
         struct results res = { 0 };
-        struct machine_facts facts;
-        struct machine_verdict v;
+        struct machine m = { 0 };
         struct config c;
         struct udev *udev;
 
@@ -211,30 +240,33 @@ enum exit_status run(const struct run_options *o) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
                 return EXIT_FAILED;
         }
-        facts_gather(&facts, udev, report || o->verbosity == VERBOSITY_DEBUG);
-        verdict_decide(&facts, &v);
-        /* The common case at boot on other machines: nothing below is needed. A person who
-         * names a device still learns whether it exists. */
-        if (o->under_udev && !report && !policy_machine_allows(c.mode, v.verdict)) {
-                log_msg(LOG_DEBUG, "%s: %s, nothing to do", verdict_name(v.verdict),
-                        v.n_evidence ? v.evidence[v.n_evidence - 1] : "no evidence");
+        facts_gather_cpuid(&m.facts);
+        if (full || !verdict_needs_dmi(&m.facts))
+                settle(&m, udev, full);
+        /* The common case at boot on other machines: CPUID settles it, nothing below is needed.
+         * A person who names a device still learns whether it exists. */
+        if (o->under_udev && !report && m.settled &&
+            !policy_machine_allows(c.mode, m.verdict.verdict)) {
+                log_msg(LOG_DEBUG, "%s: %s, nothing to do", verdict_name(m.verdict.verdict),
+                        m.verdict.n_evidence ? m.verdict.evidence[m.verdict.n_evidence - 1]
+                                             : "no evidence");
                 udev_unref(udev);
                 return EXIT_OK;
         }
 
         if (o->n_devices == 0)
-                handle_all(o, udev, &c, &v, &res);
+                handle_all(o, udev, &c, &m, &res);
         for (size_t i = 0; i < o->n_devices; i++) {
                 enum devname_kind kind;
                 const char *why;
 
                 devname_check(o->devices[i], &kind, &why);
-                handle_named(o, udev, &c, &v, o->devices[i], kind, &res);
+                handle_named(o, udev, &c, &m, o->devices[i], kind, &res);
         }
 
         if (report) {
                 struct report r = {
-                        .verdict = &v,
+                        .verdict = &m.verdict,
                         .config = &c,
                         .config_path = o->config_path,
                         .disks = res.disks,

@@ -28,12 +28,12 @@ struct policy_case {
 #define BAD_DISK(sched)                                                                            \
         {                                                                                          \
                 .name = "sdb", .is_disk = false, .scheduler = (sched), .zoned = "host-managed",    \
-                .on_vmbus = false, .opted_out = true                                               \
+                .on_vmbus = VMBUS_NO, .opted_out = true                                            \
         }
 #define GOOD_DISK(sched)                                                                           \
         {                                                                                          \
                 .name = "sdb", .is_disk = true, .scheduler = (sched), .zoned = "none",             \
-                .on_vmbus = true, .opted_out = false                                               \
+                .on_vmbus = VMBUS_YES, .opted_out = false                                          \
         }
 /* No preference among the ones the disk offers, and the disk excluded. */
 #define BAD_CONFIG .prefer = "kyber", .exclude = "sd*"
@@ -162,7 +162,7 @@ static const struct policy_case cases[] = {
                 .name = "no queue/zoned is not zoned",
                 .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .on_vmbus = true },
+                          .on_vmbus = VMBUS_YES },
                 .action = ACTION_WOULD_CHANGE, .target = "none",
                 .current = "mq-deadline", .n_available = 2,
         },
@@ -170,16 +170,25 @@ static const struct policy_case cases[] = {
                 .name = "not on VMBus, mode auto",
                 .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = false, .opted_out = true },
+                          .zoned = "none", .on_vmbus = VMBUS_NO, .opted_out = true },
                 BAD_CONFIG,
                 .action = ACTION_SKIPPED, .reason = REASON_NOT_VMBUS,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                /* Looked up only before a write: the caller asks again once it knows. */
+                .name = "VMBus not looked up yet, mode auto: not a reason to skip",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
+                          .zoned = "none", .on_vmbus = VMBUS_UNKNOWN },
+                .action = ACTION_WOULD_CHANGE, .target = "none",
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "not on VMBus, mode always: the VMBus check is skipped",
                 .mode = MODE_ALWAYS, .verdict = VERDICT_HYPERV_GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = false, .opted_out = true },
+                          .zoned = "none", .on_vmbus = VMBUS_NO, .opted_out = true },
                 BAD_CONFIG,
                 .action = ACTION_SKIPPED, .reason = REASON_EXCLUDED,
                 .current = "mq-deadline", .n_available = 2,
@@ -196,7 +205,7 @@ static const struct policy_case cases[] = {
                 .name = "excluded by an exclude pattern",
                 .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = true, .opted_out = true },
+                          .zoned = "none", .on_vmbus = VMBUS_YES, .opted_out = true },
                 BAD_CONFIG,
                 .action = ACTION_SKIPPED, .reason = REASON_EXCLUDED,
                 .current = "mq-deadline", .n_available = 2,
@@ -205,7 +214,7 @@ static const struct policy_case cases[] = {
                 .name = "excluded by not matching devices",
                 .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = true, .opted_out = true },
+                          .zoned = "none", .on_vmbus = VMBUS_YES, .opted_out = true },
                 .prefer = "kyber", .devices = "nvme* sda",
                 .action = ACTION_SKIPPED, .reason = REASON_EXCLUDED,
                 .current = "mq-deadline", .n_available = 2,
@@ -221,7 +230,7 @@ static const struct policy_case cases[] = {
                 .name = "opted out by a udev rule",
                 .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = true, .opted_out = true },
+                          .zoned = "none", .on_vmbus = VMBUS_YES, .opted_out = true },
                 .prefer = "kyber", .exclude = "sda nvme*",
                 .action = ACTION_SKIPPED, .reason = REASON_OPTED_OUT,
                 .current = "mq-deadline", .n_available = 2,

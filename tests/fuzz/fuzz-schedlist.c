@@ -45,7 +45,7 @@ static void check_policy(const char *text, int parsed, const struct sched_list *
                 .name = "sda",
                 .is_disk = true,
                 .scheduler = text,
-                .on_vmbus = true,
+                .on_vmbus = VMBUS_YES,
         };
         struct disk_decision out;
         const char *current;

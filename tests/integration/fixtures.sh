@@ -67,7 +67,7 @@ if need_root "fake sysfs trees"; then
         [ "$(device sda target)" = kyber ] && pass "the configured preference is the target" ||
                 fail "the configured preference is the target" "$(device sda target)"
 
-        HYPERV_SCHEDULER=skip ACTION=add capture in_tree "$azure" "$NOCPUID" -c "$conf" --json sda
+        HYPERV_SCHEDULER=skip ACTION=add DEVTYPE=disk capture in_tree "$azure" "$NOCPUID" -c "$conf" --json sda
         expect_devices "under udev, HYPERV_SCHEDULER=skip" sda=skipped/opted-out
 
         # A write the fake file takes but that does not read back as selected: only the
@@ -134,7 +134,7 @@ TABLE
                                 -ex "shell rm -rf '$dir'" -ex continue \
                                 --args "$NOCPUID" -c "$conf" sda
                         if [ $who = udev ]; then
-                                ACTION=add capture in_tree "$work/vanish" "$@"
+                                ACTION=add DEVTYPE=disk capture in_tree "$work/vanish" "$@"
                                 expect "under udev a disk removed before the write is no failure" 0 \
                                         "exited normally"
                         else
