@@ -241,8 +241,12 @@ enum exit_status run(const struct run_options *o) {
                 return EXIT_FAILED;
         }
         facts_gather_cpuid(&m.facts);
-        if (full || !verdict_needs_dmi(&m.facts))
-                settle(&m, udev, full);
+        if (full) {
+                settle(&m, udev, true);
+        } else if (!verdict_needs_dmi(&m.facts)) {
+                verdict_decide(&m.facts, &m.verdict);
+                m.settled = true;
+        }
         /* The common case at boot on other machines: CPUID settles it, nothing below is needed.
          * A person who names a device still learns whether it exists. */
         if (o->under_udev && !report && m.settled &&
