@@ -150,6 +150,46 @@ TABLE
                 skip "a disk removed before the write" "gdb is missing"
         fi
 
+        # Odd config files: documented behaviour, exit 0, the message it names (none for a
+        # file that is fine), and nothing written under /sys (sdb is already on none, so a run
+        # with a good config writes nothing either).
+        cfg="$work/odd.conf"
+        while IFS='@' read -r what make want; do
+                rm -f "$cfg"
+                eval "$make"
+                before=$(tree_sum "$azure")
+                capture in_tree "$azure" "$NOCPUID" -c "$cfg" sdb
+                # An empty expectation means no message at all.
+                if [ -z "$want" ]; then
+                        said=$([ -z "$err" ] && echo y)
+                else
+                        said=$([[ "$err" == *"$want"* ]] && echo y)
+                fi
+                if [ "$status" = 0 ] && [ "$said" = y ] && [ "$(tree_sum "$azure")" = "$before" ]; then
+                        pass "config $what: exit 0, says so, writes nothing"
+                else
+                        fail "config $what: exit 0, says so, writes nothing" "exit $status: $err"
+                fi
+        done <<'TABLE'
+missing@:@cannot open '
+empty@: >"$cfg"@
+of 1 MiB@head -c 1048576 /dev/zero | tr '\0' '#' >"$cfg"@more than 64 KiB), defaults apply
+binary@printf 'mode = always\n\0\1\2' >"$cfg"@binary file (NUL bytes), defaults apply
+unknown keys@printf 'colour = blue\nmode = auto\n' >"$cfg"@:1: unknown key 'colour'
+bad values@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@:2: bad value '[none]' for 'scheduler'
+duplicate keys@printf 'mode = off\nmode = auto\n' >"$cfg"@:2: 'mode' repeated: this line overrides line 1
+CRLF endings@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@
+a line of 10,000 characters@{ head -c 10000 /dev/zero | tr '\0' x; printf '\nmode = auto\n'; } >"$cfg"@:1: line longer than 1024 bytes, ignored
+TABLE
+        # Unreadable: root's 0600 file, the helper run as nobody.
+        printf 'mode = always\n' >"$cfg"
+        chmod 0600 "$cfg"
+        chmod 0755 "$work"
+        capture in_tree "$azure" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+                "$NOCPUID" -c "$cfg" --dry-run --json sdb
+        expect "an unreadable config is reported, defaults apply" 0 '"mode": "auto"' \
+                "cannot read: Permission denied, defaults apply"
+
         legacy=$(make_tree legacy)
         capture in_tree "$legacy" "$NOCPUID" -c "$conf" --json
         expect_devices "pre-5.0 kernel" sda=would-change/None
