@@ -4,6 +4,13 @@
 capture "$HELPER" --help
 expect "--help prints the usage and exits 0" 0 "Usage: hyperv-scheduler [OPTIONS] DEVICE..."
 
+# The README, --help and the man page describe the same options.
+for opt in $(grep -o -- '--[a-z][a-z-]*' "$work/out" | sort -u); do
+        grep -q -- "$opt" "$top/README.md" && grep -q -- "$opt" "$top/man/hyperv-scheduler.8.scd" &&
+                pass "$opt is in --help, the README and the man page" ||
+                fail "$opt is in --help, the README and the man page" "missing from one of them"
+done
+
 capture "$HELPER" --version
 expect "--version prints the version from VERSION" 0 "hyperv-scheduler $(cat "$top/VERSION")"
 
