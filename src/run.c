@@ -43,6 +43,11 @@ static enum verdict verdict_so_far(const struct machine *m) {
         return m->settled ? m->verdict.verdict : VERDICT_HYPERV_GUEST;
 }
 
+/* A report, or --verbose, names every disk's reason: it needs every fact, read up front. */
+static bool wants_all_facts(const struct run_options *o) {
+        return o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
+}
+
 static void warn_config(void *userdata, const char *path, unsigned line, const char *msg) {
         (void) userdata;
         if (line)
@@ -131,7 +136,7 @@ static void apply(const struct run_options *o, struct udev_device *dev, struct d
 static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
                           struct machine *m, struct udev_device *dev, struct results *res) {
         struct disk_result *d = add_result(res);
-        bool full = o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
+        bool full = wants_all_facts(o);
         struct disk_facts df;
 
         if (!d) {
@@ -146,7 +151,9 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
          * a report names the reason: at boot most disks already run none. */
         if (c->mode == MODE_AUTO && (full || d->decision.action == ACTION_WOULD_CHANGE)) {
                 settle(m, udev, full);
-                df.on_vmbus = disk_on_vmbus(dev);
+                /* Not a guest: not-hyperv outranks not-vmbus, the walk would change nothing. */
+                if (policy_machine_allows(c->mode, m->verdict.verdict))
+                        df.on_vmbus = disk_on_vmbus(dev);
                 policy_decide(c, m->verdict.verdict, &df, &d->decision);
         }
         if (full)
@@ -211,7 +218,7 @@ static int by_name(const void *a, const void *b) {
 
 enum exit_status run(const struct run_options *o) {
         bool report = o->dry_run || o->json;
-        bool full = report || o->verbosity == VERBOSITY_DEBUG;
+        bool full = wants_all_facts(o);
         struct results res = { 0 };
         struct machine m = { 0 };
         struct config c;

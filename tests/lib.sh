@@ -58,13 +58,6 @@ expect() {
         fi
 }
 
-# check NAME COMMAND...: passes when the command succeeds.
-check() {
-        local name=$1
-        shift
-        if "$@"; then pass "$name"; else fail "$name" "'$*' failed"; fi
-}
-
 # Tests that need root run in CI, where missing root is itself a failure, and say SKIP
 # elsewhere (a package build, a developer without root).
 need_root() {
