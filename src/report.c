@@ -9,6 +9,7 @@ static const struct {
         unsigned flag;
         const char *json, *text;
 } flavours[] = {
+        { FLAVOUR_L1VH, "l1vh", "L1VH" },
         { FLAVOUR_AZURE, "azure", "Azure" },
         { FLAVOUR_WSL2, "wsl2", "WSL2" },
         { FLAVOUR_GEN1, "gen1", "Gen 1" },

@@ -33,7 +33,7 @@ struct machine {
 static void settle(struct machine *m, struct udev *udev, bool full) {
         if (m->settled)
                 return;
-        facts_gather_rest(&m->facts, udev, full);
+        facts_gather(&m->facts, udev, full);
         verdict_decide(&m->facts, &m->verdict);
         m->settled = true;
 }
@@ -247,13 +247,7 @@ enum exit_status run(const struct run_options *o) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
                 return EXIT_FAILED;
         }
-        facts_gather_cpuid(&m.facts);
-        if (full) {
-                settle(&m, udev, true);
-        } else if (!verdict_needs_dmi(&m.facts)) {
-                verdict_decide(&m.facts, &m.verdict);
-                m.settled = true;
-        }
+        settle(&m, udev, full);
         /* The common case at boot on other machines: CPUID settles it, nothing below is needed.
          * A person who names a device still learns whether it exists. */
         if (o->under_udev && !report && m.settled &&
