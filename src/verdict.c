@@ -71,6 +71,13 @@ static const enum dmi_field veto_fields[] = {
         DMI_SYS_VENDOR, DMI_PRODUCT_NAME, DMI_BIOS_VENDOR, DMI_BOARD_VENDOR,
 };
 
+void cpuid_signature(const struct cpuid_regs *r, char sig[13]) {
+        memcpy(sig, &r->ebx, 4);
+        memcpy(sig + 4, &r->ecx, 4);
+        memcpy(sig + 8, &r->edx, 4);
+        sig[12] = '\0';
+}
+
 const char *hypervisor_from_signature(const char *sig) {
         for (size_t i = 0; i < ELEMENTSOF(signatures); i++)
                 if (memcmp(sig, signatures[i].sig, 12) == 0)

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cpuid.h"
+#include "cpuregs.h"
 
 #define HV_LEAF_BASE     0x40000000u
 #define HV_LEAF_FEATURES 0x40000003u
@@ -68,6 +68,9 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v);
 /* Whether the verdict needs DMI: only where CPUID alone cannot settle it. The gatherer uses it
  * to skip reading DMI on the per-event path. */
 bool verdict_needs_dmi(const struct machine_facts *f);
+
+/* The 12-byte vendor signature a hypervisor leaf carries in EBX, ECX, EDX, terminated. */
+void cpuid_signature(const struct cpuid_regs *r, char sig[13]);
 
 /* The hypervisor a 12-byte CPUID signature names ("kvm", "xen", …), or NULL. */
 const char *hypervisor_from_signature(const char *sig);
