@@ -37,12 +37,13 @@ CHECK_CFLAGS  = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS    = $(shell $(PKG_CONFIG) --libs check)
 
 # Pure modules (no libudev) are shared with the unit tests and the fuzz targets.
-PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o \
+PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o src/report.o \
              src/devname.o src/json.o src/util.o
-IO_OBJS   := src/cpuregs.o src/facts.o src/disk.o src/report.o src/log.o src/run.o
+IO_OBJS   := src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
-             tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o
+             tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
+             tests/test-report.o
 
 MANPAGES := man/hyperv-scheduler.8 man/hyperv-scheduler.conf.5
 

@@ -2,8 +2,8 @@
  * HYPERV_SCHEDULER_TEST_CPUID (see tests/cpuid-file.h), so that a test can stand for any machine.
  * The file is read before main(), whatever the command line: a test that forgot it, or gave a
  * bad one, fails with exit status 2 rather than deciding on a machine of zeros.
- * Where HYPERV_SCHEDULER_TEST_CPUID_COUNT names a file, the number of leaves the helper asked
- * for is written to it at exit: each is one CPUID instruction of the real build. */
+ * Where HYPERV_SCHEDULER_TEST_CPUID_LOG names a file, the leaves the helper asked for are written
+ * to it at exit, one a line in the order asked: each is one CPUID instruction of the real build. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +17,9 @@
 #define EXIT_USAGE          2
 
 static struct cpuid_file machine;
-static unsigned long queries;
+static uint32_t *asked;
+static size_t n_asked, n_allocated;
+static bool asked_overflow;
 
 __attribute__((format(printf, 1, 2), noreturn))
 static void die(const char *fmt, ...) {
@@ -31,15 +33,26 @@ static void die(const char *fmt, ...) {
         exit(EXIT_USAGE);
 }
 
-static void write_count(void) {
-        const char *path = getenv("HYPERV_SCHEDULER_TEST_CPUID_COUNT");
+static void write_log(void) {
+        const char *path = getenv("HYPERV_SCHEDULER_TEST_CPUID_LOG");
+        bool ok;
         FILE *f;
 
         if (!path || !*path)
                 return;
+        if (asked_overflow) {
+                fprintf(stderr, "hyperv-scheduler: cannot write '%s': %s\n", path, strerror(ENOMEM));
+                return;
+        }
         f = fopen(path, "we");
-        if (!f || fprintf(f, "%lu\n", queries) < 0 || fclose(f) != 0)
+        ok = f != NULL;
+        for (size_t i = 0; ok && i < n_asked; i++)
+                ok = fprintf(f, "0x%08x\n", asked[i]) > 0;
+        if (f && fclose(f) != 0)
+                ok = false;
+        if (!ok)
                 fprintf(stderr, "hyperv-scheduler: cannot write '%s': %s\n", path, strerror(errno));
+        free(asked);
 }
 
 __attribute__((constructor))
@@ -57,7 +70,7 @@ static void load_machine(void) {
                 die("cannot read '%s': %s", path, strerror((int) -len));
         if (cpuid_file_parse(text, (size_t) len, &machine, &line, why) < 0)
                 die("cannot parse '%s': line %u: %s", path, line, why);
-        atexit(write_count);
+        atexit(write_log);
 }
 
 bool cpuid_supported(void) {
@@ -65,6 +78,18 @@ bool cpuid_supported(void) {
 }
 
 void cpuid_query(uint32_t leaf, struct cpuid_regs *r) {
-        queries++;
+        if (n_asked == n_allocated && !asked_overflow) {
+                size_t n = n_allocated ? 2 * n_allocated : 512;
+                uint32_t *p = realloc(asked, n * sizeof(*p));
+
+                if (p) {
+                        asked = p;
+                        n_allocated = n;
+                } else {
+                        asked_overflow = true;
+                }
+        }
+        if (n_asked < n_allocated)
+                asked[n_asked++] = leaf;
         cpuid_file_lookup(&machine, leaf, r);
 }
