@@ -65,8 +65,8 @@ static void load_config(const struct run_options *o, struct config *c) {
                 return;
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
-                log_msg(LOG_WARNING, "ignoring the last hyperv_scheduler= on the kernel command "
-                                     "line: expected auto, always or off");
+                log_msg(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
+                                     "is not auto, always or off, the configured mode applies");
         else if (r > 0) {
                 c->mode = m;
                 c->mode_from_cmdline = true;
