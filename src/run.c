@@ -158,6 +158,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                          struct results *res) {
         struct udev_device *dev;
         int r = disk_open(udev, arg, kind, &dev);
+        char msg[160];
 
         if (r == 0) {
                 handle_device(o, udev, c, m, dev, res);
@@ -169,8 +170,8 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                 log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", arg);
                 return;
         }
-        log_msg(LOG_ERR, "cannot find '%s': %s", arg,
-                r == -ENOTBLK ? "not a block device" : strerror(-r));
+        report_lookup_error(msg, sizeof(msg), arg, -r);
+        log_msg(LOG_ERR, "%s", msg);
         worsen(res, EXIT_USAGE);
 }
 
@@ -187,7 +188,10 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
                  (r = udev_enumerate_add_match_property(e, "DEVTYPE", "disk")) >= 0)
                 r = udev_enumerate_scan_devices(e);
         if (r < 0) {
-                log_msg(LOG_ERR, "cannot enumerate '/sys/class/block': %s", strerror(-r));
+                char msg[160];
+
+                report_enumerate_error(msg, sizeof(msg), -r);
+                log_msg(LOG_ERR, "%s", msg);
                 worsen(res, EXIT_FAILED);
                 udev_enumerate_unref(e);
                 return;
@@ -221,11 +225,11 @@ enum exit_status run(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
                 enum devname_kind kind;
                 const char *why;
-                char shown[96];
+                char msg[256];
 
                 if (devname_check(o->devices[i], &kind, &why) < 0) {
-                        escape_text(o->devices[i], strlen(o->devices[i]), shown, sizeof(shown));
-                        log_msg(LOG_ERR, "cannot use '%s': %s", shown, why);
+                        report_name_error(msg, sizeof(msg), o->devices[i], why);
+                        log_msg(LOG_ERR, "%s", msg);
                         return EXIT_USAGE;
                 }
         }
