@@ -89,7 +89,7 @@ hyperv_scheduler=always hyperv_scheduler=off|off True
 hyperv_scheduler=off hyperv_scheduler=offf|auto False
 TABLE
                 check "  a bad last value is named" -- stderr_is \
-                        "hyperv-scheduler: ignoring the last hyperv_scheduler= on the kernel command line: expected auto, always or off"
+                        "hyperv-scheduler: cannot use '/proc/cmdline': the last hyperv_scheduler= is not auto, always or off, the configured mode applies"
         else
                 skip "the last hyperv_scheduler= wins" "no /proc/cmdline to mount over"
         fi
