@@ -46,7 +46,8 @@ outside /dev and /sys|/etc/passwd|'/etc/passwd': not a path under /dev or /sys
 TABLE
 long=$(printf 'a%.0s' $(seq 300))
 check "invalid name of 300 characters exits 2" -- exits 2 "$HELPER" "$long"
-check "  and says it is too long" -- stderr_has "longer than a kernel name can be"
+check "  and says it is too long, the name cut at 92 bytes" -- \
+        stderr_is "hyperv-scheduler: cannot use '${long:0:92}...': longer than a kernel name can be (31)"
 
 check "a character device is not a block device" -- exits 2 "$HELPER" -c /dev/null /dev/null
 check "  and says so" -- stderr_is "hyperv-scheduler: cannot find '/dev/null': not a block device"
