@@ -7,6 +7,8 @@
 
 UDEVD=${UDEVD:-/lib/systemd/systemd-udevd}
 storm_size=200
+# Under valgrind each helper run takes a second or more, and a storm runs 200 of them.
+settle_timeout=$([ "${MEMCHECK:-}" = 1 ] && echo 900 || echo 120)
 udevd='' udevd_status='' sink_pid='' sink=''
 
 scheduler() { cat "/sys/block/$1/queue/scheduler"; }
@@ -114,7 +116,7 @@ events() {
         done
         t0=$(date +%s%N)
         udevadm_ns trigger --action=add --subsystem-match=block "${matches[@]}" &&
-                udevadm_ns settle --timeout=120 || return 1
+                udevadm_ns settle --timeout="$settle_timeout" || return 1
         t1=$(date +%s%N)
         ms=$(((t1 - t0) / 1000000))
 }
@@ -291,8 +293,9 @@ if need_sysfs "systemd-udevd with the rule"; then
         check "  and holds nothing" -- logged "$work/syslog-auto"
 
         printf '%s\n' "mode = always" "devices =$devices" >"$conf"
+        ms=
         check "a storm of ${#storm[@]} add events is handled" -- events "${storm[@]}"
-        echo "udevd: ${#storm[@]} events settled in $ms ms"
+        [ -z "$ms" ] || echo "udevd: ${#storm[@]} events settled in $ms ms"
         check "  every loop is on none" -- all_on_none
         check "  syslog answers" -- drain "$work/syslog-storm"
         check "  and holds one line per loop" -- logged "$work/syslog-storm" "${storm[@]}"
