@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,14 +174,16 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
 }
 
 void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
-        char *text, msg[256];
+        char *text, msg[PATH_MAX + 128];
         long len;
 
         config_defaults(c);
         text = malloc(CONFIG_FILE_MAX + 1);
         if (!text) {
+                snprintf(msg, sizeof(msg), "cannot read '%s': %s, defaults apply", path,
+                         strerror(ENOMEM));
                 if (warn)
-                        warn(userdata, path, 0, "cannot allocate memory, defaults apply");
+                        warn(userdata, path, 0, msg);
                 return;
         }
         len = read_file_bounded(path, text, CONFIG_FILE_MAX + 1);
@@ -190,13 +193,15 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
         }
         c->found = true;
         if (len < 0) {
-                snprintf(msg, sizeof(msg), "cannot read: %s%s, defaults apply", strerror((int) -len),
-                         len == -EFBIG ? " (more than 64 KiB)" : "");
+                snprintf(msg, sizeof(msg), "cannot read '%s': %s%s, defaults apply", path,
+                         strerror((int) -len), len == -EFBIG ? " (more than 64 KiB)" : "");
                 if (warn)
                         warn(userdata, path, 0, msg);
         } else if (memchr(text, '\0', (size_t) len)) {
+                snprintf(msg, sizeof(msg),
+                         "cannot use '%s': binary file (NUL bytes), defaults apply", path);
                 if (warn)
-                        warn(userdata, path, 0, "binary file (NUL bytes), defaults apply");
+                        warn(userdata, path, 0, msg);
         } else {
                 config_parse(c, text, (size_t) len, path, warn, userdata);
         }

@@ -30,7 +30,8 @@ struct config {
         bool mode_from_cmdline;
 };
 
-/* Called once for each bad line; line is 0 for problems with the whole file. */
+/* Called once for each bad line; line is 0 for problems with the whole file, whose message
+ * then names the file itself: "cannot read 'PATH': REASON, defaults apply". */
 typedef void (*config_warn_fn)(void *userdata, const char *path, unsigned line, const char *msg);
 
 void config_defaults(struct config *c);

@@ -51,15 +51,16 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
 }
 
 void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event) {
-        const char *skip;
+        const char *devtype = from_event ? getenv("DEVTYPE") : NULL, *skip;
 
         memset(f, 0, sizeof(*f));
         f->name = udev_device_get_sysname(dev);
-        /* An event's properties are the environment. Otherwise: only partitions have a
+        /* An event's properties are the environment; udev always sets DEVTYPE for a block
+         * device, but a hand-made environment may lack it. Otherwise: only partitions have a
          * "partition" attribute, a fifth of the cost of DEVTYPE, which means parsing the whole
          * uevent file. */
-        f->is_disk = from_event ? streq(getenv("DEVTYPE"), "disk")
-                                : !udev_device_get_sysattr_value(dev, "partition");
+        f->is_disk = devtype ? streq(devtype, "disk")
+                             : !udev_device_get_sysattr_value(dev, "partition");
         if (!f->is_disk)
                 return;
         f->scheduler = udev_device_get_sysattr_value(dev, "queue/scheduler");

@@ -49,7 +49,7 @@ static void warn_config(void *userdata, const char *path, unsigned line, const c
         if (line)
                 log_msg(LOG_WARNING, "%s:%u: %s", path, line, msg);
         else
-                log_msg(LOG_WARNING, "%s: %s", path, msg);
+                log_msg(LOG_WARNING, "%s", msg);
 }
 
 static void load_config(const struct run_options *o, struct config *c) {
@@ -274,7 +274,8 @@ enum exit_status run(const struct run_options *o) {
                         .n_disks = res.n,
                 };
 
-                if (o->n_devices == 0)
+                /* qsort's array must not be NULL, even for no element. */
+                if (o->n_devices == 0 && res.n > 0)
                         qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
                 if (o->json)
                         report_json(stdout, &r);

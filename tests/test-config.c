@@ -1,6 +1,7 @@
 /* The configuration file and the kernel command line. Warning texts are shown to administrators
  * as "PATH:LINE: MESSAGE", so the tests assert them word for word. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,18 @@ static void assert_warning(unsigned i, unsigned line, const char *msg) {
                       msg, warnings.n);
         ck_assert_uint_eq(warnings.line[i], line);
         ck_assert_str_eq(warnings.msg[i], msg);
+}
+
+/* The one warning about a whole file, which names the file itself. */
+__attribute__((format(printf, 1, 2)))
+static void assert_load_warning(const char *fmt, ...) {
+        char expected[1024];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(expected, sizeof(expected), fmt, ap);
+        va_end(ap);
+        assert_warning(0, 0, expected);
 }
 
 static void assert_schedulers(const struct sched_list *l, const char *expected) {
@@ -449,8 +462,8 @@ START_TEST(file_over_64_kib_is_refused) {
                 ck_assert(config.found);
                 assert_defaults(&config);
                 ck_assert_uint_eq(warnings.n, 1);
-                assert_warning(0, 0,
-                               "cannot read: File too large (more than 64 KiB), defaults apply");
+                assert_load_warning("cannot read '%s': File too large (more than 64 KiB), "
+                                    "defaults apply", path);
         }
 }
 END_TEST
@@ -464,7 +477,7 @@ START_TEST(binary_file_is_refused) {
         ck_assert(config.found);
         assert_defaults(&config);
         ck_assert_uint_eq(warnings.n, 1);
-        assert_warning(0, 0, "binary file (NUL bytes), defaults apply");
+        assert_load_warning("cannot use '%s': binary file (NUL bytes), defaults apply", path);
 }
 END_TEST
 
@@ -479,7 +492,7 @@ START_TEST(unreadable_file_is_reported) {
         ck_assert(config.found);
         assert_defaults(&config);
         ck_assert_uint_eq(warnings.n, 1);
-        assert_warning(0, 0, "cannot read: Is a directory, defaults apply");
+        assert_load_warning("cannot read '%s': Is a directory, defaults apply", path);
 }
 END_TEST
 

@@ -143,8 +143,8 @@ TABLE
         done <<'TABLE'
 missing@:@hyperv-scheduler: cannot open 'CFG': No such file or directory, defaults apply
 empty@: >"$cfg"@
-of 1 MiB@head -c 1048576 /dev/zero | tr '\0' '#' >"$cfg"@hyperv-scheduler: CFG: cannot read: File too large (more than 64 KiB), defaults apply
-binary@printf 'mode = always\n\0\1\2' >"$cfg"@hyperv-scheduler: CFG: binary file (NUL bytes), defaults apply
+of 1 MiB@head -c 1048576 /dev/zero | tr '\0' '#' >"$cfg"@hyperv-scheduler: cannot read 'CFG': File too large (more than 64 KiB), defaults apply
+binary@printf 'mode = always\n\0\1\2' >"$cfg"@hyperv-scheduler: cannot use 'CFG': binary file (NUL bytes), defaults apply
 unknown keys@printf 'colour = blue\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:1: unknown key 'colour'
 bad values@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sometimes' for 'mode': expected auto, always or offNLhyperv-scheduler: CFG:2: bad value '[none]' for 'scheduler': not a list of scheduler names
 duplicate keys@printf 'mode = off\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:2: 'mode' repeated: this line overrides line 1
@@ -158,7 +158,7 @@ TABLE
         check "an unreadable config: exit 0" -- exits 0 on hyperv-guest "$azure" \
                 setpriv --reuid=nobody --regid=nogroup --clear-groups "$TESTFACTS" -c "$cfg" --dry-run --json sdb
         check "  defaults apply" -- json_is "d['policy']['mode']" auto
-        check "  and it says so" -- stderr_is "hyperv-scheduler: $cfg: cannot read: Permission denied, defaults apply"
+        check "  and it says so" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Permission denied, defaults apply"
 
         legacy=$(make_tree legacy)
         check "pre-5.0 kernel: exit 0" -- exits 0 guest "$legacy" -c "$conf" --json

@@ -66,6 +66,9 @@ if need_mounts "fake guests"; then
                 guest DEVPATH="$sda" DEVTYPE=partition --udev sda sdaa
         check "  sda is taken for a partition" -- disk_is sda skipped/partition
         check "  sdaa still for a disk" -- disk_is sdaa would-change/None
+        check "--udev, the event's disk without DEVTYPE: exit 0" -- exits 0 \
+                guest DEVPATH="$sda" --udev sda
+        check "  sda is read from sysfs: a disk to change" -- disk_is sda would-change/None
         check "--udev, the event of another device: exit 0" -- exits 0 \
                 guest DEVPATH=/devices/virtual/block/loop0 DEVTYPE=partition HYPERV_SCHEDULER=skip --udev sda
         check "  sda is read from sysfs" -- disk_is sda would-change/None
