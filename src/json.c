@@ -79,7 +79,8 @@ static void item(struct json *j) {
                 j->after_key = false;
                 return;
         }
-        if (j->depth == 0)
+        /* Nesting deeper than JSON_DEPTH_MAX is a bug of the caller; it costs commas, no more. */
+        if (j->depth == 0 || j->depth > JSON_DEPTH_MAX)
                 return;
         if (j->has_items[j->depth - 1])
                 fputs(",", j->f);

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define JSON_DEPTH_MAX 8
+#define JSON_DEPTH_MAX 8 /* objects and arrays open at once */
 
 struct json {
         FILE *f;

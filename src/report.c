@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "json.h"
@@ -79,6 +80,25 @@ void report_write_error(char *buf, size_t size, const char *syspath, const char 
                 buf[0] = '\0';
                 break;
         }
+}
+
+void report_name_error(char *buf, size_t size, const char *arg, const char *why) {
+        char shown[96];
+
+        escape_text(arg, strlen(arg), shown, sizeof(shown));
+        snprintf(buf, size, "cannot use '%s': %s", shown, why);
+}
+
+void report_lookup_error(char *buf, size_t size, const char *arg, int error) {
+        char shown[96];
+
+        escape_text(arg, strlen(arg), shown, sizeof(shown));
+        snprintf(buf, size, "cannot find '%s': %s", shown,
+                 error == ENOTBLK ? "not a block device" : strerror(error));
+}
+
+void report_enumerate_error(char *buf, size_t size, int error) {
+        snprintf(buf, size, "cannot enumerate '/sys/class/block': %s", strerror(error));
 }
 
 static const struct {

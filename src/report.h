@@ -48,6 +48,13 @@ const char *action_name(enum action a);
 /* "sda: mq-deadline -> none", for a disk whose write changed it. */
 void report_change_line(char *buf, size_t size, const struct disk_result *d);
 
-/* The message of a write that failed or was not kept, "cannot VERB 'PATH': REASON". */
+/* The messages, each "cannot VERB 'PATH': REASON". A write that failed or was not kept: */
 void report_write_error(char *buf, size_t size, const char *syspath, const char *target,
                         const struct write_outcome *o);
+/* A device argument that is not a device name (why from devname_check()); shown escaped. */
+void report_name_error(char *buf, size_t size, const char *arg, const char *why);
+/* A device that cannot be found: error is a positive errno, ENOTBLK for a path that is not a
+ * block device. */
+void report_lookup_error(char *buf, size_t size, const char *arg, int error);
+/* The list of every disk cannot be read: error is a positive errno. */
+void report_enumerate_error(char *buf, size_t size, int error);

@@ -65,8 +65,8 @@ static void load_config(const struct run_options *o, struct config *c) {
                 return;
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
-                log_msg(LOG_WARNING, "ignoring the last hyperv_scheduler= on the kernel command "
-                                     "line: expected auto, always or off");
+                log_msg(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
+                                     "is not auto, always or off, the configured mode applies");
         else if (r > 0) {
                 c->mode = m;
                 c->mode_from_cmdline = true;
@@ -156,8 +156,16 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
                          struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
+        const char *base = o->event_syspath ? strrchr(o->event_syspath, '/') : NULL;
         struct udev_device *dev;
-        int r = disk_open(udev, arg, kind, &dev);
+        char msg[160];
+        int r;
+
+        /* The event's own disk: udev gave its syspath, no lookup by name is needed. */
+        if (kind == DEVNAME_KERNEL && base && streq(base + 1, arg))
+                r = disk_open_event(udev, o->event_syspath, &dev);
+        else
+                r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
                 handle_device(o, udev, c, m, dev, res);
@@ -169,8 +177,8 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                 log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", arg);
                 return;
         }
-        log_msg(LOG_ERR, "cannot find '%s': %s", arg,
-                r == -ENOTBLK ? "not a block device" : strerror(-r));
+        report_lookup_error(msg, sizeof(msg), arg, -r);
+        log_msg(LOG_ERR, "%s", msg);
         worsen(res, EXIT_USAGE);
 }
 
@@ -187,7 +195,10 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
                  (r = udev_enumerate_add_match_property(e, "DEVTYPE", "disk")) >= 0)
                 r = udev_enumerate_scan_devices(e);
         if (r < 0) {
-                log_msg(LOG_ERR, "cannot enumerate '/sys/class/block': %s", strerror(-r));
+                char msg[160];
+
+                report_enumerate_error(msg, sizeof(msg), -r);
+                log_msg(LOG_ERR, "%s", msg);
                 worsen(res, EXIT_FAILED);
                 udev_enumerate_unref(e);
                 return;
@@ -221,11 +232,11 @@ enum exit_status run(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
                 enum devname_kind kind;
                 const char *why;
-                char shown[96];
+                char msg[256];
 
                 if (devname_check(o->devices[i], &kind, &why) < 0) {
-                        escape_text(o->devices[i], strlen(o->devices[i]), shown, sizeof(shown));
-                        log_msg(LOG_ERR, "cannot use '%s': %s", shown, why);
+                        report_name_error(msg, sizeof(msg), o->devices[i], why);
+                        log_msg(LOG_ERR, "%s", msg);
                         return EXIT_USAGE;
                 }
         }

@@ -133,7 +133,7 @@ need_sysfs() {
         need_root "$1" || return 1
         if [ ! -d /sys/class/block ]; then
                 skip "$1" "no sysfs at /sys"
-        elif [ ! -w /sys/class/block ] || grep -qE '^[^ ]+ /sys [^ ]+ ([^ ]*,)?ro[, ]' /proc/mounts; then
+        elif [ ! -w /sys/class/block ] || grep -qE '^[^ ]+ /sys [^ ]+ ([^ ]*,)?ro[, ]' /proc/self/mounts; then
                 skip "$1" "/sys is read-only"
         elif ! losetup -f >/dev/null 2>&1; then
                 skip "$1" "no free loop device"

@@ -76,6 +76,52 @@ START_TEST(write_error_message_is_exact) {
 }
 END_TEST
 
+static const struct {
+        const char *arg, *why, *message;
+} names[] = {
+        { "sd a", "contains a space", "cannot use 'sd a': contains a space" },
+        { "sd\x01" "a\n", "contains a control character",
+          "cannot use 'sd\\x01a\\n': contains a control character" },
+        { "", "empty name", "cannot use '': empty name" },
+};
+
+START_TEST(name_error_message_is_exact) {
+        char msg[256];
+
+        report_name_error(msg, sizeof(msg), names[_i].arg, names[_i].why);
+        ck_assert_str_eq(msg, names[_i].message);
+}
+END_TEST
+
+static const struct {
+        const char *arg;
+        int error;
+        const char *message;
+} lookups[] = {
+        { "nosuchdisk0", ENODEV, "cannot find 'nosuchdisk0': No such device" },
+        { "/dev/null", ENOTBLK, "cannot find '/dev/null': not a block device" },
+        { "/sys/block/sda", EACCES, "cannot find '/sys/block/sda': Permission denied" },
+};
+
+START_TEST(lookup_error_message_is_exact) {
+        char msg[160];
+
+        report_lookup_error(msg, sizeof(msg), lookups[_i].arg, lookups[_i].error);
+        ck_assert_str_eq(msg, lookups[_i].message);
+}
+END_TEST
+
+/* udev_enumerate_*() return the errno; reading errno instead said "Success". */
+START_TEST(enumerate_error_names_the_returned_errno) {
+        char msg[160];
+
+        report_enumerate_error(msg, sizeof(msg), EACCES);
+        ck_assert_str_eq(msg, "cannot enumerate '/sys/class/block': Permission denied");
+        report_enumerate_error(msg, sizeof(msg), ENOMEM);
+        ck_assert_str_eq(msg, "cannot enumerate '/sys/class/block': Cannot allocate memory");
+}
+END_TEST
+
 /* What the report says of each kind of disk result. */
 static struct disk_result disks[6];
 static struct machine_verdict verdict;
@@ -279,6 +325,9 @@ Suite *report_suite(void) {
         tc = tcase_create("messages");
         tcase_add_loop_test(tc, change_line_names_the_old_scheduler, 0, ELEMENTSOF(changes));
         tcase_add_loop_test(tc, write_error_message_is_exact, 0, ELEMENTSOF(errors));
+        tcase_add_loop_test(tc, name_error_message_is_exact, 0, ELEMENTSOF(names));
+        tcase_add_loop_test(tc, lookup_error_message_is_exact, 0, ELEMENTSOF(lookups));
+        tcase_add_test(tc, enumerate_error_names_the_returned_errno);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("output");

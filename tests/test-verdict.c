@@ -296,7 +296,7 @@ static const struct machine hyperv_machines[] = {
                 /* Only another hypervisor's signature up there means emulation. */
                 .name = "Hyper-V's own signature repeated at 0x40000100",
                 HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
-                .alt_sig = "Microsoft Hv", DMI_GEN2(LOCAL_ASSET_TAG),
+                .alt_sig = HV_SIGNATURE, DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
                 .evidence = { "CreatePartitions and CpuManagement clear: a guest" },
         },
@@ -582,12 +582,12 @@ START_TEST(signature_helper_is_little_endian) {
         struct cpuid_regs r = { 0 };
         char sig[13];
 
-        set_signature(&r, "Microsoft Hv");
+        set_signature(&r, HV_SIGNATURE);
         ck_assert_uint_eq(r.ebx, 0x7263694du);
         ck_assert_uint_eq(r.ecx, 0x666f736fu);
         ck_assert_uint_eq(r.edx, 0x76482074u);
         cpuid_signature(&r, sig);
-        ck_assert_mem_eq(sig, "Microsoft Hv", 13);
+        ck_assert_mem_eq(sig, HV_SIGNATURE, 13);
 }
 END_TEST
 
@@ -605,7 +605,7 @@ static const struct {
         const char *sig;
         const char *name;
 } signatures[] = {
-        { "Microsoft Hv", "microsoft" },
+        { HV_SIGNATURE, "microsoft" },
         { "KVMKVMKVM\0\0\0", "kvm" },
         { "Linux KVM Hv", "kvm" },
         { "XenVMMXenVMM", "xen" },
@@ -627,31 +627,32 @@ START_TEST(signature_names_hypervisor) {
 }
 END_TEST
 
-/* What the gatherer reads: the scan of the higher bases only where the verdict could still be
- * a guest, DMI only where CPUID cannot settle it. The scan's result is not known yet when the
- * first question is asked. */
+/* What the gatherer reads: 0x40000003 only behind an acceptable "Microsoft Hv", the scan of the
+ * higher bases only where the verdict could still be a guest, DMI only where CPUID cannot settle
+ * it. Each question is asked before what it decides about is read. */
 static const struct {
         struct machine m;
-        bool needs_scan, needs_dmi;
+        bool needs_features, needs_scan, needs_dmi;
 } cost_cases[] = {
-        { { .name = "no CPUID (arm64)", .no_cpuid = true }, false, true },
-        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST }, false, false },
-        { { .name = "Hyper-V guest", HYPERV_GUEST }, true, true },
-        { { .name = "L1VH", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS) }, true, true },
+        { { .name = "no CPUID (arm64)", .no_cpuid = true }, false, false, true },
+        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST }, false, false, false },
+        { { .name = "Hyper-V guest", HYPERV_GUEST }, true, true, true },
+        { { .name = "L1VH", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS) },
+          true, true, true },
         { { .name = "root",
             HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT) },
-          false, false },
+          true, false, false },
         { { .name = "confidential guest claiming CpuManagement",
             HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
-          true, true },
-        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) }, false, false },
-        { { .name = "VMware", OTHER("VMwareVMware", 0x40000010u) }, false, false },
+          true, true, true },
+        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) }, false, false, false },
+        { { .name = "VMware", OTHER("VMwareVMware", 0x40000010u) }, false, false, false },
         { { .name = "KVM with Hyper-V enlightenments", HYPERV(0x4000000au, HV_FEATURES, 0),
             .alt_leaf = 0x40000100u, .alt_sig = "KVMKVMKVM\0\0\0" },
-          true, false },
-        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) }, false, false },
+          true, true, false },
+        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) }, false, false, false },
         { { .name = "no VP index", HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_VP_INDEX, 0) },
-          false, false },
+          true, false, false },
 };
 
 START_TEST(scan_and_dmi_are_read_only_where_they_can_change_the_verdict) {
@@ -665,6 +666,10 @@ START_TEST(scan_and_dmi_are_read_only_where_they_can_change_the_verdict) {
         ck_assert_msg(verdict_needs_scan(&f) == cost_cases[_i].needs_scan,
                       "%s: needs the scan, expected %d", cost_cases[_i].m.name,
                       cost_cases[_i].needs_scan);
+        memset(&f.features, 0, sizeof(f.features));
+        ck_assert_msg(verdict_needs_features(&f) == cost_cases[_i].needs_features,
+                      "%s: needs 0x40000003, expected %d", cost_cases[_i].m.name,
+                      cost_cases[_i].needs_features);
 }
 END_TEST
 
