@@ -105,6 +105,8 @@ clean:
 # Building from the tarball needs no git. `make distcheck` unpacks it, builds, runs the suite,
 # installs into a scratch DESTDIR and checks that `make clean` gives back what was unpacked.
 DIST := hyperv-scheduler-$(VERSION)
+# Where the tarball goes: scripts that run at the same time give each their own.
+DIST_TARBALL ?= $(DIST).tar.gz
 
 dist:
 	@git rev-parse --git-dir >/dev/null 2>&1 || \
@@ -112,12 +114,12 @@ dist:
 	git ls-files -z | xargs -0 sh -c 'for f; do [ ! -e "$$f" ] || printf "%s\0" "$$f"; done' sh | \
 		tar --null -T - --sort=name --owner=0 --group=0 --numeric-owner \
 			--mtime=@$$(git log -1 --format=%ct) --transform='flags=r;s,^,$(DIST)/,' -cf - | \
-		gzip -9n >$(DIST).tar.gz.tmp
-	mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+		gzip -9n >$(DIST_TARBALL).tmp
+	mv $(DIST_TARBALL).tmp $(DIST_TARBALL)
 
 distcheck: dist
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && \
-	tar -C "$$d" -xzf $(DIST).tar.gz && \
+	tar -C "$$d" -xzf $(DIST_TARBALL) && \
 	(cd "$$d" && find $(DIST) | sort) >"$$d/unpacked" && \
 	$(MAKE) -C "$$d/$(DIST)" all man check && \
 	$(MAKE) -C "$$d/$(DIST)" install DESTDIR="$$d/destdir" && \
