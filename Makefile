@@ -104,6 +104,7 @@ clean:
 # order and times are fixed (times: the last commit's), so the same tree gives the same bytes.
 # Building from the tarball needs no git. `make distcheck` unpacks it, builds, runs the suite,
 # installs into a scratch DESTDIR and checks that `make clean` gives back what was unpacked.
+# The unpacked tree is readable by all: the suite runs the helper as nobody on its fixtures.
 DIST := hyperv-scheduler-$(VERSION)
 # Where the tarball goes: scripts that run at the same time give each their own.
 DIST_TARBALL ?= $(DIST).tar.gz
@@ -118,7 +119,7 @@ dist:
 	mv $(DIST_TARBALL).tmp $(DIST_TARBALL)
 
 distcheck: dist
-	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && \
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && chmod 0755 "$$d" && \
 	tar -C "$$d" -xzf $(DIST_TARBALL) && \
 	(cd "$$d" && find $(DIST) | sort) >"$$d/unpacked" && \
 	$(MAKE) -C "$$d/$(DIST)" all man check && \
