@@ -7,29 +7,32 @@
 # The command the rule runs, less the kernel name.
 helper=$(sed -n 's/^RUN+="\(.*\) %k"$/\1/p' "$RULE")
 
+# udevadm test names what it would run as "run: 'CMD'" up to udev 256 and as
+# "  RUN{program} : CMD" from 257 (Debian 13).
 # runs ACTION DEVICE [RULE-FILE...]: true when udev would run the helper for DEVICE.
 runs() {
         local action=$1 device=$2
         shift 2
         simulate "$action" "$device" "$@" || return 1
-        grep -qx "run: '$helper $device'" "$work/udev" || { echo "it does not run the helper"; return 1; }
+        grep -qxF -e "run: '$helper $device'" -e "  RUN{program} : $helper $device" "$work/udev" ||
+                { echo "it does not run the helper"; return 1; }
 }
 
 # starts_nothing ACTION DEVICE [RULE-FILE...]: true when udev read the rule and would not run
 # the helper for DEVICE.
 starts_nothing() {
         simulate "$@" || return 1
-        ! grep -q "^run: '$helper " "$work/udev" || { echo "it runs the helper"; return 1; }
+        ! grep -F -e "run: '$helper " -e "RUN{program} : $helper " "$work/udev" || { echo "it runs the helper"; return 1; }
 }
 
 # simulate ACTION DEVICE [RULE-FILE...]: udevadm test's output in $work/udev; true when it
-# read the rule and handled the event.
+# read the rule and handled the event (udev 257 indents the properties).
 simulate() {
         local action=$1 device=$2
         shift 2
         udev_test "$tree" "$action" "$device" "$@" >"$work/udev"
         if ! grep -q "^Reading rules file: /run/udev/rules.d/60-hyperv-scheduler.rules" "$work/udev" ||
-                ! grep -qx "ACTION=$action" "$work/udev"; then
+                ! grep -qxE " *ACTION=$action" "$work/udev"; then
                 echo "udevadm test failed: $(tail -3 "$work/udev")"
                 return 1
         fi
