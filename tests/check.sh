@@ -128,6 +128,22 @@ need_mounts() {
         fi
 }
 
+# need_nobody NAME PROGRAM: setpriv, and a build tree and work directory that the user nobody
+# can reach (a tree under a 0700 home or mktemp directory is not). Opens $work to everyone.
+need_nobody() {
+        need_root "$1" || return 1
+        if ! command -v setpriv >/dev/null; then
+                skip "$1" "no setpriv to run as nobody"
+                return 1
+        fi
+        chmod 0755 "$work"
+        if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$2" ||
+                ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$work"; then
+                skip "$1" "the user nobody cannot reach $2 or $work"
+                return 1
+        fi
+}
+
 # need_sysfs NAME: the kernel's own writable /sys, for real loop devices.
 need_sysfs() {
         need_root "$1" || return 1
