@@ -156,3 +156,15 @@ bench: hyperv-scheduler tests/hyperv-scheduler-nocpuid
 	else echo "bench/fio-scheduler: not there, skipped"; fi
 
 .PHONY: bench
+
+# Whole guests
+# `make check-vm` (root; mmdebstrap, qemu-system-x86, qemu-system-arm, qemu-efi-aarch64,
+# qemu-user-static, jq and the Debian archive; about 10 minutes on 2 CPUs) boots the package in
+# Debian 12 and 13 guest images under QEMU, each boot a first boot, and checks what coldplug,
+# hot-add, the kernel command line, broken configs and the package's own install, upgrade and
+# purge do to the guest's disks (tests/vm/). Not part of `make check`. VM_DEBS=DIR takes the
+# packages from DIR/bookworm, DIR/trixie and DIR/arm64 instead of building them.
+check-vm:
+	VM_DEBS='$(VM_DEBS)' tests/vm/run
+
+.PHONY: check-vm
