@@ -205,24 +205,23 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
 
 int cmdline_mode(const char *cmdline, enum mode *mode) {
         static const char key[] = "hyperv_scheduler=";
-        int found = 0;
+        const char *last = NULL;
+        char value[16];
+        size_t len;
 
-        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1) {
-                char value[16];
-                size_t len;
-
-                if (p != cmdline && !strchr(" \t\n", p[-1]))
-                        continue;
-                len = strcspn(p + sizeof(key) - 1, " \t\n");
-                if (len >= sizeof(value))
-                        return -EINVAL;
-                memcpy(value, p + sizeof(key) - 1, len);
-                value[len] = '\0';
-                if (mode_from_string(value, mode) < 0)
-                        return -EINVAL;
-                found = 1;
-        }
-        return found;
+        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1)
+                if (p == cmdline || strchr(" \t\n", p[-1]))
+                        last = p + sizeof(key) - 1;
+        if (!last)
+                return 0;
+        /* Only the last one counts, as for the kernel's own parameters: an earlier bad value is
+         * overridden, a bad last one overrides nothing. */
+        len = strcspn(last, " \t\n");
+        if (len >= sizeof(value))
+                return -EINVAL;
+        memcpy(value, last, len);
+        value[len] = '\0';
+        return mode_from_string(value, mode) < 0 ? -EINVAL : 1;
 }
 
 static bool matches_any(const struct glob_list *l, const char *name) {

@@ -44,8 +44,9 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
  * unreadable, oversized or binary one is reported through warn and leaves the defaults. */
 void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata);
 
-/* Finds hyperv_scheduler=MODE in a kernel command line. Returns 1 and sets *mode when found,
- * 0 when absent, -EINVAL when the value is not a mode. The last one given wins. */
+/* Finds hyperv_scheduler=MODE in a kernel command line; the last one given wins. Returns 1 and
+ * sets *mode when found, 0 when absent, -EINVAL (mode untouched) when the last value is not a
+ * mode: then the command line overrides nothing, whatever earlier values said. */
 int cmdline_mode(const char *cmdline, enum mode *mode);
 
 int mode_from_string(const char *s, enum mode *mode);

@@ -47,10 +47,9 @@ void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event)
 
         memset(f, 0, sizeof(*f));
         f->name = udev_device_get_sysname(dev);
-        f->on_vmbus = VMBUS_UNKNOWN;
-        /* Under udev the event's properties are the environment. Otherwise: only partitions
-         * have a "partition" attribute, a fifth of the cost of DEVTYPE, which means parsing the
-         * whole uevent file. */
+        /* An event's properties are the environment. Otherwise: only partitions have a
+         * "partition" attribute, a fifth of the cost of DEVTYPE, which means parsing the whole
+         * uevent file. */
         f->is_disk = from_event ? streq(getenv("DEVTYPE"), "disk")
                                 : !udev_device_get_sysattr_value(dev, "partition");
         if (!f->is_disk)
@@ -62,9 +61,8 @@ void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event)
         f->opted_out = streq(skip, "skip");
 }
 
-enum vmbus disk_on_vmbus(struct udev_device *dev) {
-        return udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL) ? VMBUS_YES
-                                                                                  : VMBUS_NO;
+bool disk_on_vmbus(struct udev_device *dev) {
+        return udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL) != NULL;
 }
 
 int disk_hw_queues(struct udev_device *dev) {
@@ -85,18 +83,41 @@ int disk_hw_queues(struct udev_device *dev) {
         return n;
 }
 
-int disk_write_scheduler(struct udev_device *dev, const char *target, char *readback, size_t size) {
-        char path[PATH_MAX];
+void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
+        char path[PATH_MAX], text[256];
+        long len;
         int r;
 
-        readback[0] = '\0';
+        memset(out, 0, sizeof(*out));
+        out->now.current = -1;
         r = udev_device_set_sysattr_value(dev, "queue/scheduler", target);
-        if (r < 0)
-                return r;
+        if (r == -ENOENT || r == -ENODEV) {
+                out->result = WRITE_VANISHED;
+                out->error = -r;
+                return;
+        }
+        if (r < 0) {
+                out->result = WRITE_FAILED;
+                out->error = -r;
+                return;
+        }
         /* libudev caches the value it wrote, so it cannot tell what the kernel kept: read the
          * file itself. */
-        if (snprintf(path, sizeof(path), "%s/queue/scheduler", udev_device_get_syspath(dev)) <
+        if (snprintf(path, sizeof(path), "%s/queue/scheduler", udev_device_get_syspath(dev)) >=
             (int) sizeof(path))
-                read_file_bounded(path, readback, size);
-        return 0;
+                len = -ENAMETOOLONG;
+        else
+                len = read_file_bounded(path, text, sizeof(text));
+        if (len < 0) {
+                out->result = WRITE_NOT_KEPT;
+                out->error = (int) -len;
+                return;
+        }
+        if (sched_list_parse(text, &out->now) < 0) {
+                out->now.n = 0;
+                out->now.current = -1;
+        }
+        out->result = streq(sched_list_current(&out->now), target) ? WRITE_CHANGED : WRITE_NOT_KEPT;
+        if (out->result == WRITE_NOT_KEPT)
+                escape_text(text, strlen(text), out->readback, sizeof(out->readback));
 }

@@ -6,27 +6,43 @@
 
 #include "devname.h"
 #include "policy.h"
+#include "schedlist.h"
 
 struct udev;
 struct udev_device;
+
+/* What became of a write: only the read-back tells, the kernel can accept a write and keep
+ * nothing. */
+enum write_result {
+        WRITE_CHANGED,  /* target reads back as the current scheduler */
+        WRITE_FAILED,   /* the write failed: error */
+        WRITE_NOT_KEPT, /* written, but the read-back shows another (or error: unreadable) */
+        WRITE_VANISHED, /* the device went away before the write */
+};
+
+struct write_outcome {
+        enum write_result result;
+        int error;             /* positive errno of the write, or of the read-back; else 0 */
+        struct sched_list now; /* the read-back; n == 0 when it is not a list */
+        char readback[64];     /* the read-back as text, escaped for a message */
+};
 
 /* Finds the block device arg names. Returns 0, -ENODEV when there is none, -ENOTBLK when the
  * path is not a block device, or another negative errno. */
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
               struct udev_device **out);
 
-/* Fills f with the device's cheap attributes; the strings stay owned by the device. on_vmbus
- * is left VMBUS_UNKNOWN. from_event takes the event's properties from the environment, as udev
- * passes them to the programs an event runs. */
+/* Fills f with the device's cheap attributes; the strings stay owned by the device.
+ * from_event takes the event's properties (DEVTYPE, HYPERV_SCHEDULER) from the environment, as
+ * udev passes them to the programs an event runs: only for the event's own device. */
 void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event);
 
 /* Whether an ancestor of the device is on the vmbus bus: the dearest read, a walk up the tree. */
-enum vmbus disk_on_vmbus(struct udev_device *dev);
+bool disk_on_vmbus(struct udev_device *dev);
 
 /* Number of hardware queues (mq/ entries): 1 is where the kernel defaults to mq-deadline.
  * -1 when unknown. Only the report asks. */
 int disk_hw_queues(struct udev_device *dev);
 
-/* Writes target to queue/scheduler, then reads the file again into readback (empty when it
- * cannot be read). Returns 0 or the write's negative errno. */
-int disk_write_scheduler(struct udev_device *dev, const char *target, char *readback, size_t size);
+/* Writes target to queue/scheduler and reads the file again. */
+void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out);

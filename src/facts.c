@@ -4,30 +4,30 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hyperv.h"
 #include "util.h"
 
+/* Raw registers only: verdict.c says which are worth a CPUID instruction (each one a VM exit
+ * on Hyper-V) and what they mean. */
 static void gather_cpuid(struct machine_facts *f) {
-        char sig[13];
-        const char *hv;
-
         f->has_cpuid = cpuid_supported();
         if (!f->has_cpuid)
                 return;
         cpuid_query(1, &f->leaf1);
-        if (!(f->leaf1.ecx & (1u << 31)))
+        if (!(f->leaf1.ecx & CPUID1_ECX_HYPERVISOR))
                 return;
         cpuid_query(HV_LEAF_BASE, &f->base);
-        cpuid_signature(&f->base, sig);
-        if (memcmp(sig, "Microsoft Hv", 12) != 0)
+        if (!verdict_needs_features(f))
                 return;
         cpuid_query(HV_LEAF_FEATURES, &f->features);
-        for (uint32_t leaf = HV_LEAF_ALT_FIRST; leaf <= HV_LEAF_ALT_LAST; leaf += HV_LEAF_ALT_STEP) {
+        if (!verdict_needs_scan(f))
+                return;
+        /* The bases Linux's hypervisor_cpuid_base() scans; HV_SCAN_FIRST is f->base. */
+        for (uint32_t leaf = HV_SCAN_FIRST + HV_SCAN_STEP; leaf <= HV_SCAN_LAST; leaf += HV_SCAN_STEP) {
                 struct cpuid_regs r;
 
                 cpuid_query(leaf, &r);
-                cpuid_signature(&r, sig);
-                hv = hypervisor_from_signature(sig);
-                if (hv && !streq(hv, "microsoft")) {
+                if (verdict_names_other_hypervisor(&r)) {
                         f->alt_leaf = leaf;
                         f->alt = r;
                         return;
@@ -52,13 +52,11 @@ static void gather_dmi(struct machine_facts *f, struct udev *udev) {
         udev_device_unref(dmi);
 }
 
-void facts_gather_cpuid(struct machine_facts *f) {
+void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
         memset(f, 0, sizeof(*f));
         gather_cpuid(f);
-}
-
-void facts_gather_rest(struct machine_facts *f, struct udev *udev, bool full) {
-        gather_dmi(f, udev);
+        if (full || verdict_needs_dmi(f))
+                gather_dmi(f, udev);
         f->has_vmbus = access("/sys/bus/vmbus", F_OK) == 0;
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,
                                       sizeof(f->osrelease)) >= 0)

@@ -6,8 +6,7 @@
 
 struct udev;
 
-/* CPUID alone: where verdict_needs_dmi() says no, the verdict is already final. */
-void facts_gather_cpuid(struct machine_facts *f);
-
-/* The rest: DMI and VMBus, and with full also what only the report shows (kernel release). */
-void facts_gather_rest(struct machine_facts *f, struct udev *udev, bool full);
+/* Everything verdict_decide() needs, read only where it can change the verdict: the scan of the
+ * higher CPUID bases only where a guest is still possible, DMI only where CPUID cannot settle
+ * it. With full, also what only the report shows: DMI always, and the kernel release. */
+void facts_gather(struct machine_facts *f, struct udev *udev, bool full);

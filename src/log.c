@@ -3,11 +3,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static bool to_syslog;
+static bool to_syslog, info_to_stderr;
 static enum verbosity verbosity;
 
-void log_setup(bool use_syslog, enum verbosity v) {
+void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v) {
         to_syslog = use_syslog;
+        info_to_stderr = stdout_is_report;
         verbosity = v;
 }
 
@@ -37,8 +38,10 @@ void log_msg(int priority, const char *fmt, ...) {
                 }
                 vsyslog(priority, fmt, ap);
         } else if (priority == LOG_INFO) {
-                vfprintf(stdout, fmt, ap);
-                fputc('\n', stdout);
+                FILE *f = info_to_stderr ? stderr : stdout;
+
+                vfprintf(f, fmt, ap);
+                fputc('\n', f);
         } else {
                 fputs("hyperv-scheduler: ", stderr);
                 vfprintf(stderr, fmt, ap);

@@ -1,4 +1,4 @@
-/* Where messages go: a terminal's stdout and stderr, or syslog under udev. */
+/* Where messages go: stdout and stderr, or syslog under udev (--udev). */
 #pragma once
 #include <stdbool.h>
 #include <syslog.h>
@@ -9,9 +9,11 @@ enum verbosity {
         VERBOSITY_DEBUG = 1,  /* also why each disk was left alone */
 };
 
-void log_setup(bool use_syslog, enum verbosity v);
+/* stdout_is_report: stdout carries a report, and must carry nothing else. */
+void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v);
 
-/* LOG_ERR and LOG_WARNING go to stderr, LOG_INFO (a disk changed) to stdout, LOG_DEBUG to
- * stderr with --verbose; under udev all go to syslog, which is opened only when needed. */
+/* LOG_ERR and LOG_WARNING go to stderr, LOG_INFO (a disk changed) to stdout, or to stderr when
+ * stdout carries a report, LOG_DEBUG to stderr with --verbose; under udev all go to syslog,
+ * which is opened only when needed. */
 __attribute__((format(printf, 2, 3)))
 void log_msg(int priority, const char *fmt, ...);

@@ -1,9 +1,9 @@
 /* hyperv-scheduler: command line only; the work is in run.c. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "log.h"
 #include "run.h"
@@ -13,6 +13,7 @@ static bool arg_config_named;
 static bool arg_dry_run;
 static bool arg_json;
 static bool arg_all;
+static bool arg_udev;
 static enum verbosity arg_verbosity = VERBOSITY_NORMAL;
 
 static void help(void) {
@@ -30,11 +31,14 @@ static void help(void) {
                "                     an absent file means defaults)\n"
                "  -v, --verbose      also say why disks were left alone\n"
                "  -q, --quiet        print errors only\n"
+               "      --udev         as the udev rule runs it: log to syslog, take the event's\n"
+               "                     properties from the environment for its disk\n"
                "  -h, --help         show this help\n"
                "  -V, --version      show the version\n"
                "\n"
                "Exit status: 0 nothing failed, 1 a write or its read-back failed,\n"
-               "2 usage error, invalid device name or device not found.\n"
+               "2 usage error, invalid device name or device not found\n"
+               "(with --udev a disk that vanished is not an error).\n"
                "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n",
                DEFAULT_CONFIG);
 }
@@ -48,6 +52,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "config", required_argument, NULL, 'c' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "quiet", no_argument, NULL, 'q' },
+                { "udev", no_argument, NULL, 'U' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {}
@@ -75,6 +80,9 @@ static int parse_argv(int argc, char *argv[]) {
                 case 'q':
                         arg_verbosity = VERBOSITY_QUIET;
                         break;
+                case 'U':
+                        arg_udev = true;
+                        break;
                 case 'h':
                         help();
                         return 0;
@@ -95,7 +103,20 @@ static int parse_argv(int argc, char *argv[]) {
         return 1;
 }
 
+/* udev puts the event's properties in the environment of the programs it runs; DEVPATH names
+ * the one device they describe. */
+static const char *event_syspath(char *buf, size_t size) {
+        const char *devpath = getenv("DEVPATH");
+        int n;
+
+        if (!devpath || devpath[0] != '/')
+                return NULL;
+        n = snprintf(buf, size, "/sys%s", devpath);
+        return n > 0 && (size_t) n < size ? buf : NULL;
+}
+
 int main(int argc, char *argv[]) {
+        static char syspath[PATH_MAX];
         struct run_options o;
         int r;
 
@@ -108,12 +129,13 @@ int main(int argc, char *argv[]) {
                 .config_named = arg_config_named,
                 .dry_run = arg_dry_run,
                 .json = arg_json,
-                /* udev runs its programs with the event in the environment and no terminal. */
-                .under_udev = getenv("ACTION") && !isatty(STDIN_FILENO),
+                .under_udev = arg_udev,
+                .event_syspath = arg_udev ? event_syspath(syspath, sizeof(syspath)) : NULL,
                 .verbosity = arg_verbosity,
                 .devices = argv + optind,
                 .n_devices = (size_t) (argc - optind),
         };
-        log_setup(o.under_udev, o.verbosity);
+        /* A report owns stdout: the line naming a change then goes to stderr. */
+        log_setup(o.under_udev, o.dry_run || o.json, o.verbosity);
         return run(&o);
 }

@@ -4,43 +4,25 @@
 
 #include "util.h"
 
-static const char *const action_names[] = {
-        [ACTION_CHANGED] = "changed",
-        [ACTION_WOULD_CHANGE] = "would-change",
-        [ACTION_ALREADY] = "already",
-        [ACTION_SKIPPED] = "skipped",
-        [ACTION_FAILED] = "failed",
-};
-
 static const char *const reason_names[] = {
         [REASON_NONE] = NULL,
         [REASON_DISABLED] = "disabled",
-        [REASON_NOT_HYPERV] = "not-hyperv",
         [REASON_PARTITION] = "partition",
         [REASON_NO_SCHEDULER] = "no-scheduler",
-        [REASON_NOT_CONFIGURABLE] = "not-configurable",
         [REASON_ZONED] = "zoned",
-        [REASON_NOT_VMBUS] = "not-vmbus",
         [REASON_EXCLUDED] = "excluded",
         [REASON_OPTED_OUT] = "opted-out",
         [REASON_NO_SUITABLE] = "no-suitable-scheduler",
-        [REASON_VANISHED] = "vanished",
+        [REASON_NOT_HYPERV] = "not-hyperv",
+        [REASON_NOT_VMBUS] = "not-vmbus",
 };
-
-const char *action_name(enum action a) {
-        return action_names[a];
-}
 
 const char *reason_name(enum reason r) {
         return reason_names[r];
 }
 
-bool policy_machine_allows(enum mode mode, enum verdict verdict) {
-        return mode == MODE_ALWAYS || (mode == MODE_AUTO && verdict == VERDICT_HYPERV_GUEST);
-}
-
-static enum reason decide(const struct config *c, enum verdict verdict, const struct disk_facts *d,
-                          struct disk_decision *out) {
+static enum reason disk_reason(const struct config *c, const struct disk_facts *d,
+                               struct disk_decision *out) {
         struct sched_list *avail = &out->available;
         /* Parsed first so that the report shows the current scheduler whatever the reason. */
         int parsed = d->scheduler ? sched_list_parse(d->scheduler, avail) : -1;
@@ -51,8 +33,6 @@ static enum reason decide(const struct config *c, enum verdict verdict, const st
         }
         if (c->mode == MODE_OFF)
                 return REASON_DISABLED;
-        if (!policy_machine_allows(c->mode, verdict))
-                return REASON_NOT_HYPERV;
         /* A partition's requests are scheduled by its disk's queue. */
         if (!d->is_disk)
                 return REASON_PARTITION;
@@ -62,14 +42,14 @@ static enum reason decide(const struct config *c, enum verdict verdict, const st
                 out->problem = "queue/scheduler is not a list of scheduler names";
                 return REASON_NO_SUITABLE;
         }
-        /* A bare "none" is how bio-based devices (dm, md, zram) say there is nothing to pick. */
-        if (avail->n == 0 || (avail->n == 1 && streq(avail->name[0], "none")))
-                return REASON_NOT_CONFIGURABLE;
+        /* A bare "none", without brackets, is how the kernel says that a queue takes no
+         * scheduler at all (bio-based dm, md, zram). "[none]" alone is a disk on none whose
+         * other schedulers are modules not loaded: that one is decided below, as already. */
+        if (avail->n == 0 || (avail->current < 0 && avail->n == 1 && streq(avail->name[0], "none")))
+                return REASON_NO_SCHEDULER;
         /* Zoned disks need mq-deadline to keep writes in order. */
         if (d->zoned && !streq(d->zoned, "none"))
                 return REASON_ZONED;
-        if (c->mode == MODE_AUTO && d->on_vmbus == VMBUS_NO)
-                return REASON_NOT_VMBUS;
         if (!config_wants(c, d->name))
                 return REASON_EXCLUDED;
         if (d->opted_out)
@@ -82,14 +62,28 @@ static enum reason decide(const struct config *c, enum verdict verdict, const st
         return REASON_NONE;
 }
 
-void policy_decide(const struct config *c, enum verdict verdict, const struct disk_facts *d,
-                   struct disk_decision *out) {
+void policy_disk(const struct config *c, const struct disk_facts *d, struct disk_decision *out) {
         memset(out, 0, sizeof(*out));
-        out->reason = decide(c, verdict, d, out);
+        out->reason = disk_reason(c, d, out);
         if (out->reason != REASON_NONE)
-                out->action = ACTION_SKIPPED;
+                out->decision = DECISION_SKIP;
         else if (streq(sched_list_current(&out->available), out->target))
-                out->action = ACTION_ALREADY;
+                out->decision = DECISION_ALREADY;
         else
-                out->action = ACTION_WOULD_CHANGE;
+                out->decision = DECISION_CHANGE;
+}
+
+bool policy_needs_machine(const struct config *c, const struct disk_decision *d) {
+        return c->mode == MODE_AUTO && d->decision != DECISION_SKIP;
+}
+
+void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d) {
+        if (verdict != VERDICT_HYPERV_GUEST)
+                d->reason = REASON_NOT_HYPERV;
+        else if (!on_vmbus)
+                d->reason = REASON_NOT_VMBUS;
+        else
+                return;
+        d->decision = DECISION_SKIP;
+        d->target = NULL;
 }

@@ -1,5 +1,6 @@
-/* Should this disk change, and to what? A pure function of the disk's attributes, the machine
- * verdict and the config. */
+/* Should this disk change, and to what? Pure functions of the disk's attributes, the config and,
+ * last, the machine verdict, so that a disk is decided once and the dear facts (CPUID, DMI, the
+ * walk up to VMBus) are gathered only for a disk that would change, or for a report. */
 #pragma once
 #include <stdbool.h>
 
@@ -7,33 +8,24 @@
 #include "schedlist.h"
 #include "verdict.h"
 
-enum action {
-        ACTION_CHANGED,
-        ACTION_WOULD_CHANGE,
-        ACTION_ALREADY,
-        ACTION_SKIPPED,
-        ACTION_FAILED,
+enum decision {
+        DECISION_SKIP,   /* leave it alone: reason says why */
+        DECISION_ALREADY,
+        DECISION_CHANGE, /* write target */
 };
 
+/* In the order they are checked; README and hyperv-scheduler(8) list them so. */
 enum reason {
         REASON_NONE,
         REASON_DISABLED,
-        REASON_NOT_HYPERV,
         REASON_PARTITION,
         REASON_NO_SCHEDULER,
-        REASON_NOT_CONFIGURABLE,
         REASON_ZONED,
-        REASON_NOT_VMBUS,
         REASON_EXCLUDED,
         REASON_OPTED_OUT,
         REASON_NO_SUITABLE,
-        REASON_VANISHED,
-};
-
-enum vmbus {
-        VMBUS_NO,
-        VMBUS_YES,
-        VMBUS_UNKNOWN, /* not looked up yet: decided as if on VMBus, asked before a write */
+        REASON_NOT_HYPERV,
+        REASON_NOT_VMBUS,
 };
 
 struct disk_facts {
@@ -41,24 +33,26 @@ struct disk_facts {
         bool is_disk;          /* DEVTYPE=disk */
         const char *scheduler; /* queue/scheduler, NULL when absent */
         const char *zoned;     /* queue/zoned, NULL when absent */
-        enum vmbus on_vmbus;   /* an ancestor device is on the vmbus bus */
         bool opted_out;        /* udev property HYPERV_SCHEDULER=skip */
 };
 
 struct disk_decision {
-        enum action action; /* WOULD_CHANGE, ALREADY or SKIPPED */
-        enum reason reason;
+        enum decision decision;
+        enum reason reason;          /* REASON_NONE unless DECISION_SKIP */
         struct sched_list available; /* n == 0 when unknown */
-        const char *target;          /* NULL when none */
+        const char *target;          /* points into the config; NULL when none */
         const char *problem;         /* why the scheduler list could not be used, or NULL */
 };
 
-/* Whether the mode and the machine verdict let any disk change at all: the per-event path
- * stops here on machines that are not Hyper-V guests. */
-bool policy_machine_allows(enum mode mode, enum verdict verdict);
+/* The disk-local stage: everything but the machine. */
+void policy_disk(const struct config *c, const struct disk_facts *d, struct disk_decision *out);
 
-void policy_decide(const struct config *c, enum verdict verdict, const struct disk_facts *d,
-                   struct disk_decision *out);
+/* Whether the machine stage can still skip the disk: in mode auto, for a disk not skipped yet.
+ * The caller asks it for a disk that would change, and for every disk of a report. */
+bool policy_needs_machine(const struct config *c, const struct disk_decision *d);
 
-const char *action_name(enum action a);
+/* The machine stage: a disk is changed only on a Hyper-V guest, and only when VMBus provides it.
+ * on_vmbus counts only on a guest: elsewhere the caller passes false without the walk. */
+void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d);
+
 const char *reason_name(enum reason r);

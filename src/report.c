@@ -1,14 +1,111 @@
 #include "report.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "json.h"
 #include "util.h"
 
+static const char *const action_names[] = {
+        [ACTION_CHANGED] = "changed",
+        [ACTION_WOULD_CHANGE] = "would-change",
+        [ACTION_ALREADY] = "already",
+        [ACTION_SKIPPED] = "skipped",
+        [ACTION_FAILED] = "failed",
+};
+
+const char *action_name(enum action a) {
+        return action_names[a];
+}
+
+enum action result_action(const struct disk_result *d) {
+        if (d->written)
+                switch (d->outcome.result) {
+                case WRITE_CHANGED:
+                        return ACTION_CHANGED;
+                case WRITE_VANISHED:
+                        return ACTION_SKIPPED;
+                case WRITE_FAILED:
+                case WRITE_NOT_KEPT:
+                        return ACTION_FAILED;
+                }
+        switch (d->decision.decision) {
+        case DECISION_SKIP:
+                return ACTION_SKIPPED;
+        case DECISION_ALREADY:
+                return ACTION_ALREADY;
+        case DECISION_CHANGE:
+                break;
+        }
+        return ACTION_WOULD_CHANGE;
+}
+
+const char *result_reason(const struct disk_result *d) {
+        if (d->written)
+                return d->outcome.result == WRITE_VANISHED ? "vanished" : NULL;
+        return reason_name(d->decision.reason);
+}
+
+/* What the disk offers now: after a change, what was read back. */
+static const struct sched_list *shown_list(const struct disk_result *d) {
+        return d->written && d->outcome.result == WRITE_CHANGED ? &d->outcome.now
+                                                                 : &d->decision.available;
+}
+
+void report_change_line(char *buf, size_t size, const struct disk_result *d) {
+        const char *was = sched_list_current(&d->decision.available);
+
+        snprintf(buf, size, "%s: %s -> %s", d->name, was ? was : "?",
+                 sched_list_current(&d->outcome.now));
+}
+
+void report_write_error(char *buf, size_t size, const char *syspath, const char *target,
+                        const struct write_outcome *o) {
+        switch (o->result) {
+        case WRITE_FAILED:
+        case WRITE_VANISHED:
+                snprintf(buf, size, "cannot write '%s/queue/scheduler': %s", syspath,
+                         strerror(o->error));
+                break;
+        case WRITE_NOT_KEPT:
+                if (o->error)
+                        snprintf(buf, size, "cannot read back '%s/queue/scheduler': %s", syspath,
+                                 strerror(o->error));
+                else
+                        snprintf(buf, size,
+                                 "cannot set '%s/queue/scheduler': wrote '%s', it reads back '%s'",
+                                 syspath, target, o->readback);
+                break;
+        case WRITE_CHANGED:
+                buf[0] = '\0';
+                break;
+        }
+}
+
+void report_name_error(char *buf, size_t size, const char *arg, const char *why) {
+        char shown[96];
+
+        escape_text(arg, strlen(arg), shown, sizeof(shown));
+        snprintf(buf, size, "cannot use '%s': %s", shown, why);
+}
+
+void report_lookup_error(char *buf, size_t size, const char *arg, int error) {
+        char shown[96];
+
+        escape_text(arg, strlen(arg), shown, sizeof(shown));
+        snprintf(buf, size, "cannot find '%s': %s", shown,
+                 error == ENOTBLK ? "not a block device" : strerror(error));
+}
+
+void report_enumerate_error(char *buf, size_t size, int error) {
+        snprintf(buf, size, "cannot enumerate '/sys/class/block': %s", strerror(error));
+}
+
 static const struct {
         unsigned flag;
         const char *json, *text;
 } flavours[] = {
+        { FLAVOUR_L1VH, "l1vh", "L1VH" },
         { FLAVOUR_AZURE, "azure", "Azure" },
         { FLAVOUR_WSL2, "wsl2", "WSL2" },
         { FLAVOUR_GEN1, "gen1", "Gen 1" },
@@ -71,15 +168,14 @@ void report_text(FILE *f, const struct report *r) {
                 "TARGET", "ACTION", "REASON");
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
-                const struct disk_decision *dd = &d->decision;
                 char queues[16] = "-";
 
                 if (d->hw_queues >= 0)
                         snprintf(queues, sizeof(queues), "%d", d->hw_queues);
                 single_queue |= d->hw_queues == 1;
                 fprintf(f, "%-*s  %-6s  %-12s  %-12s  %-12s  %s\n", width, or_dash(d->name), queues,
-                        or_dash(sched_list_current(&dd->available)), or_dash(dd->target),
-                        action_name(dd->action), or_dash(reason_name(dd->reason)));
+                        or_dash(sched_list_current(shown_list(d))), or_dash(d->decision.target),
+                        action_name(result_action(d)), or_dash(result_reason(d)));
         }
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
@@ -93,84 +189,85 @@ void report_text(FILE *f, const struct report *r) {
                       " with more, none.\n", f);
 }
 
-/* Each writes one member of a JSON object: sep is "" for the first, ", " for the others. */
-static void json_key(FILE *f, const char *sep, const char *key) {
-        fputs(sep, f);
-        json_string(f, key);
-        fputs(": ", f);
+static void json_member(struct json *j, const char *key, const char *value) {
+        json_key(j, key);
+        json_str(j, value);
 }
 
-static void json_str(FILE *f, const char *sep, const char *key, const char *value) {
-        json_key(f, sep, key);
-        json_string(f, value);
+static void json_names(struct json *j, const char *key, const struct sched_list *l) {
+        json_key(j, key);
+        json_array_begin(j, false);
+        for (unsigned i = 0; i < l->n; i++)
+                json_str(j, l->name[i]);
+        json_array_end(j);
 }
 
-static void json_names(FILE *f, const char *sep, const char *key, const struct sched_list *l) {
-        json_key(f, sep, key);
-        fputs("[", f);
-        for (unsigned i = 0; i < l->n; i++) {
-                fputs(i ? ", " : "", f);
-                json_string(f, l->name[i]);
-        }
-        fputs("]", f);
+static void json_machine(struct json *j, const struct machine_verdict *v) {
+        json_object_begin(j);
+        json_member(j, "verdict", verdict_name(v->verdict));
+        json_member(j, "hypervisor", v->hypervisor);
+        json_key(j, "flavour");
+        json_array_begin(j, false);
+        for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
+                if (v->flavour & flavours[i].flag)
+                        json_str(j, flavours[i].json);
+        json_array_end(j);
+        json_key(j, "evidence");
+        json_array_begin(j, false);
+        for (unsigned i = 0; i < v->n_evidence; i++)
+                json_str(j, v->evidence[i]);
+        json_array_end(j);
+        json_object_end(j);
+}
+
+static void json_policy(struct json *j, const struct report *r) {
+        const struct config *c = r->config;
+
+        json_object_begin(j);
+        json_member(j, "mode", mode_name(c->mode));
+        json_key(j, "mode_from_cmdline");
+        json_bool(j, c->mode_from_cmdline);
+        json_names(j, "schedulers", &c->schedulers);
+        json_member(j, "config", r->config_path);
+        json_key(j, "config_found");
+        json_bool(j, c->found);
+        json_object_end(j);
+}
+
+static void json_disk(struct json *j, const struct disk_result *d) {
+        const struct sched_list *shown = shown_list(d);
+
+        json_object_begin(j);
+        json_member(j, "name", d->name[0] ? d->name : NULL);
+        json_member(j, "current", sched_list_current(shown));
+        json_names(j, "available", shown);
+        json_key(j, "queues");
+        if (d->hw_queues >= 0)
+                json_int(j, d->hw_queues);
+        else
+                json_null(j);
+        json_member(j, "target", d->decision.target);
+        json_member(j, "action", action_name(result_action(d)));
+        json_member(j, "reason", result_reason(d));
+        json_member(j, "error", d->error[0] ? d->error : d->decision.problem);
+        json_object_end(j);
 }
 
 void report_json(FILE *f, const struct report *r) {
-        const struct machine_verdict *v = r->verdict;
-        const struct config *c = r->config;
-        const char *sep = "";
+        struct json j;
 
-        fputs("{", f);
-        json_str(f, "", "version", VERSION);
-        json_key(f, ", ", "machine");
-        json_str(f, "{", "verdict", verdict_name(v->verdict));
-        json_str(f, ", ", "hypervisor", v->hypervisor);
-        json_key(f, ", ", "flavour");
-        fputs("[", f);
-        for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
-                if (v->flavour & flavours[i].flag) {
-                        fputs(sep, f);
-                        json_string(f, flavours[i].json);
-                        sep = ", ";
-                }
-        fputs("]", f);
-        json_key(f, ", ", "evidence");
-        fputs("[", f);
-        for (unsigned i = 0; i < v->n_evidence; i++) {
-                fputs(i ? ", " : "", f);
-                json_string(f, v->evidence[i]);
-        }
-        fputs("]}", f);
-
-        json_key(f, ", ", "policy");
-        json_str(f, "{", "mode", mode_name(c->mode));
-        json_key(f, ", ", "mode_from_cmdline");
-        fputs(c->mode_from_cmdline ? "true" : "false", f);
-        json_names(f, ", ", "schedulers", &c->schedulers);
-        json_str(f, ", ", "config", r->config_path);
-        json_key(f, ", ", "config_found");
-        fputs(c->found ? "true}" : "false}", f);
-
-        json_key(f, ", ", "devices");
-        fputs("[", f);
-        for (size_t i = 0; i < r->n_disks; i++) {
-                const struct disk_result *d = &r->disks[i];
-                const struct disk_decision *dd = &d->decision;
-
-                fputs(i ? ",\n  " : "\n  ", f);
-                json_str(f, "{", "name", d->name[0] ? d->name : NULL);
-                json_str(f, ", ", "current", sched_list_current(&dd->available));
-                json_names(f, ", ", "available", &dd->available);
-                json_key(f, ", ", "queues");
-                if (d->hw_queues >= 0)
-                        fprintf(f, "%d", d->hw_queues);
-                else
-                        fputs("null", f);
-                json_str(f, ", ", "target", dd->target);
-                json_str(f, ", ", "action", action_name(dd->action));
-                json_str(f, ", ", "reason", reason_name(dd->reason));
-                json_str(f, ", ", "error", d->error[0] ? d->error : dd->problem);
-                fputs("}", f);
-        }
-        fputs(r->n_disks ? "\n]}\n" : "]}\n", f);
+        json_begin(&j, f);
+        json_object_begin(&j);
+        json_member(&j, "version", VERSION);
+        json_key(&j, "machine");
+        json_machine(&j, r->verdict);
+        json_key(&j, "policy");
+        json_policy(&j, r);
+        json_key(&j, "devices");
+        json_array_begin(&j, true);
+        for (size_t i = 0; i < r->n_disks; i++)
+                json_disk(&j, &r->disks[i]);
+        json_array_end(&j);
+        json_object_end(&j);
+        json_end(&j);
 }

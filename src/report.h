@@ -1,16 +1,29 @@
-/* The report: what was decided for the machine and each disk, as text or JSON. */
+/* The report: what was decided for the machine and each disk, and what became of each write, as
+ * text or JSON; and the one-line messages about a write. */
 #pragma once
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "config.h"
 #include "devname.h"
+#include "disk.h"
 #include "policy.h"
 #include "verdict.h"
+
+enum action {
+        ACTION_CHANGED,
+        ACTION_WOULD_CHANGE,
+        ACTION_ALREADY,
+        ACTION_SKIPPED,
+        ACTION_FAILED,
+};
 
 struct disk_result {
         char name[KERNEL_NAME_MAX]; /* kernel name, or "" when the device was not found */
         struct disk_decision decision;
+        bool written;                 /* a write was tried: outcome says what became of it */
+        struct write_outcome outcome;
         int hw_queues; /* -1 when unknown */
         char error[320];
 };
@@ -25,3 +38,23 @@ struct report {
 
 void report_text(FILE *f, const struct report *r);
 void report_json(FILE *f, const struct report *r);
+
+/* What the report says of a disk: the decision, or what became of its write. */
+enum action result_action(const struct disk_result *d);
+/* The reason name for a skipped disk (a policy reason, or "vanished"), else NULL. */
+const char *result_reason(const struct disk_result *d);
+const char *action_name(enum action a);
+
+/* "sda: mq-deadline -> none", for a disk whose write changed it. */
+void report_change_line(char *buf, size_t size, const struct disk_result *d);
+
+/* The messages, each "cannot VERB 'PATH': REASON". A write that failed or was not kept: */
+void report_write_error(char *buf, size_t size, const char *syspath, const char *target,
+                        const struct write_outcome *o);
+/* A device argument that is not a device name (why from devname_check()); shown escaped. */
+void report_name_error(char *buf, size_t size, const char *arg, const char *why);
+/* A device that cannot be found: error is a positive errno, ENOTBLK for a path that is not a
+ * block device. */
+void report_lookup_error(char *buf, size_t size, const char *arg, int error);
+/* The list of every disk cannot be read: error is a positive errno. */
+void report_enumerate_error(char *buf, size_t size, int error);

@@ -21,29 +21,25 @@ struct results {
         enum exit_status status;
 };
 
-/* The machine verdict, settled from CPUID alone where that suffices, else only when a disk
- * is about to be written: DMI is read once at most, and not at all for a disk that needs no
- * change. */
+/* The machine verdict, settled only when a disk would change or a report needs it: on the
+ * per-event path a disk already on none reads no CPUID and no DMI. */
 struct machine {
         struct machine_facts facts;
         struct machine_verdict verdict;
         bool settled;
 };
 
-static void settle(struct machine *m, struct udev *udev, bool full) {
-        if (m->settled)
-                return;
-        facts_gather_rest(&m->facts, udev, full);
-        verdict_decide(&m->facts, &m->verdict);
-        m->settled = true;
+static const struct machine_verdict *machine_verdict(struct machine *m, struct udev *udev,
+                                                     bool full) {
+        if (!m->settled) {
+                facts_gather(&m->facts, udev, full);
+                verdict_decide(&m->facts, &m->verdict);
+                m->settled = true;
+        }
+        return &m->verdict;
 }
 
-/* Until DMI is read, CPUID said "Microsoft Hv" (or there is no CPUID): decide as for a guest. */
-static enum verdict verdict_so_far(const struct machine *m) {
-        return m->settled ? m->verdict.verdict : VERDICT_HYPERV_GUEST;
-}
-
-/* A report, or --verbose, names every disk's reason: it needs every fact, read up front. */
+/* A report, or --verbose, names every disk's reason: it needs every fact. */
 static bool wants_all_facts(const struct run_options *o) {
         return o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
 }
@@ -69,8 +65,8 @@ static void load_config(const struct run_options *o, struct config *c) {
                 return;
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
-                log_msg(LOG_WARNING, "ignoring hyperv_scheduler= on the kernel command line: "
-                                     "expected auto, always or off");
+                log_msg(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
+                                     "is not auto, always or off, the configured mode applies");
         else if (r > 0) {
                 c->mode = m;
                 c->mode_from_cmdline = true;
@@ -97,46 +93,38 @@ static void worsen(struct results *res, enum exit_status s) {
                 res->status = s;
 }
 
-static void apply(const struct run_options *o, struct udev_device *dev, struct disk_result *d,
-                  struct results *res) {
-        struct disk_decision *dd = &d->decision;
-        const char *was = sched_list_current(&dd->available);
-        char readback[256], shown[64];
-        struct sched_list now;
-        int r;
+static void write_disk(const struct run_options *o, struct udev_device *dev, struct disk_result *d,
+                       struct results *res) {
+        struct write_outcome *out = &d->outcome;
+        char line[128];
 
-        r = disk_write_scheduler(dev, dd->target, readback, sizeof(readback));
-        if (r < 0 && o->under_udev && (r == -ENOENT || r == -ENODEV)) {
-                dd->action = ACTION_SKIPPED;
-                dd->reason = REASON_VANISHED;
+        disk_write_scheduler(dev, d->decision.target, out);
+        d->written = true;
+        /* Under udev a disk that went away before the write is no failure. */
+        if (out->result == WRITE_VANISHED && o->under_udev) {
                 log_msg(LOG_DEBUG, "%s: vanished before the write", d->name);
                 return;
         }
-        if (r < 0)
-                snprintf(d->error, sizeof(d->error), "cannot write '%s' to '%s/queue/scheduler': %s",
-                         dd->target, udev_device_get_syspath(dev), strerror(-r));
-        else if (sched_list_parse(readback, &now) < 0 ||
-                 !streq(sched_list_current(&now), dd->target)) {
-                escape_text(readback, strlen(readback), shown, sizeof(shown));
-                snprintf(d->error, sizeof(d->error),
-                         "wrote '%s' to '%s/queue/scheduler' but it reads back '%s'", dd->target,
-                         udev_device_get_syspath(dev), shown);
-        }
-        if (d->error[0]) {
-                dd->action = ACTION_FAILED;
+        if (out->result == WRITE_VANISHED)
+                out->result = WRITE_FAILED;
+        if (out->result != WRITE_CHANGED) {
+                report_write_error(d->error, sizeof(d->error), udev_device_get_syspath(dev),
+                                   d->decision.target, out);
                 log_msg(LOG_ERR, "%s", d->error);
                 worsen(res, EXIT_FAILED);
                 return;
         }
-        dd->action = ACTION_CHANGED;
-        dd->available = now;
-        log_msg(LOG_INFO, "%s: %s -> %s", d->name, was ? was : "?", dd->target);
+        report_change_line(line, sizeof(line), d);
+        log_msg(LOG_INFO, "%s", line);
 }
 
+/* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
+ * to VMBus) only where a write is due or a report names every reason. */
 static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
                           struct machine *m, struct udev_device *dev, struct results *res) {
         struct disk_result *d = add_result(res);
         bool full = wants_all_facts(o);
+        struct disk_decision *dd;
         struct disk_facts df;
 
         if (!d) {
@@ -144,25 +132,25 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 worsen(res, EXIT_FAILED);
                 return;
         }
-        disk_gather(dev, &df, o->under_udev);
+        dd = &d->decision;
+        /* The event's environment describes the event's device, no other. */
+        disk_gather(dev, &df, o->event_syspath && streq(udev_device_get_syspath(dev),
+                                                        o->event_syspath));
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
-        policy_decide(c, verdict_so_far(m), &df, &d->decision);
-        /* The dear facts (DMI, the walk up to VMBus) only matter where a write is due, or where
-         * a report names the reason: at boot most disks already run none. */
-        if (c->mode == MODE_AUTO && (full || d->decision.action == ACTION_WOULD_CHANGE)) {
-                settle(m, udev, full);
-                /* Not a guest: not-hyperv outranks not-vmbus, the walk would change nothing. */
-                if (policy_machine_allows(c->mode, m->verdict.verdict))
-                        df.on_vmbus = disk_on_vmbus(dev);
-                policy_decide(c, m->verdict.verdict, &df, &d->decision);
+        policy_disk(c, &df, dd);
+        if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
+                enum verdict v = machine_verdict(m, udev, full)->verdict;
+
+                policy_machine(v, v == VERDICT_HYPERV_GUEST && disk_on_vmbus(dev), dd);
         }
         if (full)
                 d->hw_queues = disk_hw_queues(dev);
-        if (d->decision.action == ACTION_WOULD_CHANGE && !o->dry_run)
-                apply(o, dev, d, res);
-        else if (d->decision.action == ACTION_SKIPPED)
-                log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name,
-                        reason_name(d->decision.reason));
+        if (dd->decision == DECISION_CHANGE && !o->dry_run)
+                write_disk(o, dev, d, res);
+        else if (dd->decision == DECISION_SKIP)
+                log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
+        else if (dd->decision == DECISION_ALREADY)
+                log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
 }
 
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
@@ -170,6 +158,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                          struct results *res) {
         struct udev_device *dev;
         int r = disk_open(udev, arg, kind, &dev);
+        char msg[160];
 
         if (r == 0) {
                 handle_device(o, udev, c, m, dev, res);
@@ -181,8 +170,8 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                 log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", arg);
                 return;
         }
-        log_msg(LOG_ERR, "cannot find block device '%s': %s", arg,
-                r == -ENOTBLK ? "not a block device" : strerror(-r));
+        report_lookup_error(msg, sizeof(msg), arg, -r);
+        log_msg(LOG_ERR, "%s", msg);
         worsen(res, EXIT_USAGE);
 }
 
@@ -190,11 +179,19 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
                        struct machine *m, struct results *res) {
         struct udev_enumerate *e = udev_enumerate_new(udev);
         struct udev_list_entry *item;
+        int r;
 
-        if (!e || udev_enumerate_add_match_subsystem(e, "block") < 0 ||
-            udev_enumerate_add_match_property(e, "DEVTYPE", "disk") < 0 ||
-            udev_enumerate_scan_devices(e) < 0) {
-                log_msg(LOG_ERR, "cannot enumerate block devices: %s", strerror(errno));
+        /* These return a negative errno and leave errno alone. */
+        if (!e)
+                r = -ENOMEM;
+        else if ((r = udev_enumerate_add_match_subsystem(e, "block")) >= 0 &&
+                 (r = udev_enumerate_add_match_property(e, "DEVTYPE", "disk")) >= 0)
+                r = udev_enumerate_scan_devices(e);
+        if (r < 0) {
+                char msg[160];
+
+                report_enumerate_error(msg, sizeof(msg), -r);
+                log_msg(LOG_ERR, "%s", msg);
                 worsen(res, EXIT_FAILED);
                 udev_enumerate_unref(e);
                 return;
@@ -228,11 +225,11 @@ enum exit_status run(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
                 enum devname_kind kind;
                 const char *why;
-                char shown[96];
+                char msg[256];
 
                 if (devname_check(o->devices[i], &kind, &why) < 0) {
-                        escape_text(o->devices[i], strlen(o->devices[i]), shown, sizeof(shown));
-                        log_msg(LOG_ERR, "invalid device name '%s': %s", shown, why);
+                        report_name_error(msg, sizeof(msg), o->devices[i], why);
+                        log_msg(LOG_ERR, "%s", msg);
                         return EXIT_USAGE;
                 }
         }
@@ -247,23 +244,9 @@ enum exit_status run(const struct run_options *o) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
                 return EXIT_FAILED;
         }
-        facts_gather_cpuid(&m.facts);
-        if (full) {
-                settle(&m, udev, true);
-        } else if (!verdict_needs_dmi(&m.facts)) {
-                verdict_decide(&m.facts, &m.verdict);
-                m.settled = true;
-        }
-        /* The common case at boot on other machines: CPUID settles it, nothing below is needed.
-         * A person who names a device still learns whether it exists. */
-        if (o->under_udev && !report && m.settled &&
-            !policy_machine_allows(c.mode, m.verdict.verdict)) {
-                log_msg(LOG_DEBUG, "%s: %s, nothing to do", verdict_name(m.verdict.verdict),
-                        m.verdict.n_evidence ? m.verdict.evidence[m.verdict.n_evidence - 1]
-                                             : "no evidence");
-                udev_unref(udev);
-                return EXIT_OK;
-        }
+        /* The headline of a report names the machine, whatever the disks need. */
+        if (report)
+                machine_verdict(&m, udev, full);
 
         if (o->n_devices == 0)
                 handle_all(o, udev, &c, &m, &res);

@@ -16,7 +16,8 @@ struct run_options {
         bool config_named; /* given with --config */
         bool dry_run;
         bool json;
-        bool under_udev;
+        bool under_udev;            /* --udev: run by the rule for one event */
+        const char *event_syspath;  /* under udev, /sys + $DEVPATH: the event's device, or NULL */
         enum verbosity verbosity;
         char *const *devices; /* none: every whole disk */
         size_t n_devices;

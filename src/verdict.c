@@ -5,17 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hyperv.h"
 #include "util.h"
-
-#define ECX_HYPERVISOR          (1u << 31)
-#define EAX_HYPERCALL_MSR       (1u << 5)
-#define EAX_VP_INDEX            (1u << 6)
-#define EBX_CREATE_PARTITIONS   (1u << 0)
-#define EBX_CPU_MANAGEMENT      (1u << 12)
-#define EBX_ISOLATION           (1u << 22)
-#define HV_MAX_LEAF_MIN         0x40000005u
-#define HV_MAX_LEAF_MAX         0x4000ffffu
-#define AZURE_ASSET_TAG         "7783-7084-3265-9085-8269-3286-77"
 
 const char *const dmi_field_name[DMI_FIELDS] = {
         [DMI_SYS_VENDOR] = "sys_vendor",
@@ -30,7 +21,7 @@ static const struct {
         char sig[13];
         const char *name;
 } signatures[] = {
-        { "Microsoft Hv", "microsoft" },
+        { HV_SIGNATURE, "microsoft" },
         { "KVMKVMKVM\0\0\0", "kvm" },
         { "Linux KVM Hv", "kvm" },
         { "XenVMMXenVMM", "xen" },
@@ -70,6 +61,13 @@ static const struct {
 static const enum dmi_field veto_fields[] = {
         DMI_SYS_VENDOR, DMI_PRODUCT_NAME, DMI_BIOS_VENDOR, DMI_BOARD_VENDOR,
 };
+
+void cpuid_signature(const struct cpuid_regs *r, char sig[13]) {
+        memcpy(sig, &r->ebx, 4);
+        memcpy(sig + 4, &r->ecx, 4);
+        memcpy(sig + 8, &r->edx, 4);
+        sig[12] = '\0';
+}
 
 const char *hypervisor_from_signature(const char *sig) {
         for (size_t i = 0; i < ELEMENTSOF(signatures); i++)
@@ -176,15 +174,52 @@ static void decide_without_cpuid(const struct machine_facts *f, struct machine_v
         decide_flavour(f, v);
 }
 
-bool verdict_needs_dmi(const struct machine_facts *f) {
-        char sig[13];
+static bool signature_is(const struct cpuid_regs *r, const char *sig) {
+        char have[13];
 
-        if (!f->has_cpuid)
-                return true;
-        if (!(f->leaf1.ecx & ECX_HYPERVISOR))
-                return false;
-        cpuid_signature(&f->base, sig);
-        return memcmp(sig, "Microsoft Hv", 12) == 0;
+        cpuid_signature(r, have);
+        return memcmp(have, sig, 12) == 0;
+}
+
+bool verdict_needs_features(const struct machine_facts *f) {
+        return f->has_cpuid && (f->leaf1.ecx & CPUID1_ECX_HYPERVISOR) &&
+               signature_is(&f->base, HV_SIGNATURE) && f->base.eax >= HV_MAX_LEAF_MIN &&
+               f->base.eax <= HV_MAX_LEAF_MAX;
+}
+
+/* "Microsoft Hv" as Linux accepts it (ms_hyperv_platform()): maximum leaf in range, hypercall
+ * MSR and VP index available. */
+static bool hyperv_accepted(const struct machine_facts *f) {
+        uint32_t eax = f->features.eax;
+
+        return verdict_needs_features(f) && (eax & HV_EAX_HYPERCALL_MSR) && (eax & HV_EAX_VP_INDEX);
+}
+
+/* The root partition: CpuManagement, as every Linux tests it, and Isolation clear, since a
+ * confidential guest is a guest whatever else it claims (hv_identify_partition_type()). */
+static bool is_root(uint32_t ebx) {
+        return (ebx & HV_EBX_CPU_MANAGEMENT) && !(ebx & HV_EBX_ISOLATION);
+}
+
+bool verdict_names_other_hypervisor(const struct cpuid_regs *r) {
+        char sig[13];
+        const char *hv;
+
+        cpuid_signature(r, sig);
+        hv = hypervisor_from_signature(sig);
+        return hv && !streq(hv, "microsoft");
+}
+
+static bool emulated(const struct machine_facts *f) {
+        return f->alt_leaf && verdict_names_other_hypervisor(&f->alt);
+}
+
+bool verdict_needs_scan(const struct machine_facts *f) {
+        return hyperv_accepted(f) && !is_root(f->features.ebx);
+}
+
+bool verdict_needs_dmi(const struct machine_facts *f) {
+        return !f->has_cpuid || (verdict_needs_scan(f) && !emulated(f));
 }
 
 void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
@@ -198,7 +233,7 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
                 decide_without_cpuid(f, v);
                 return;
         }
-        if (!(f->leaf1.ecx & ECX_HYPERVISOR)) {
+        if (!(f->leaf1.ecx & CPUID1_ECX_HYPERVISOR)) {
                 v->verdict = VERDICT_BARE_METAL;
                 evidence(v, "CPUID 1 ECX bit 31 clear: no hypervisor");
                 if (is_microsoft_vm(f))
@@ -209,44 +244,52 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
 
         cpuid_signature(&f->base, sig);
         escape_text(sig, strlen(sig), text, sizeof(text));
-        if (memcmp(sig, "Microsoft Hv", 12) != 0) {
+        if (!signature_is(&f->base, HV_SIGNATURE)) {
                 v->verdict = VERDICT_OTHER_HYPERVISOR;
                 v->hypervisor = hypervisor_from_signature(sig);
-                evidence(v, "CPUID 0x40000000 \"%s\": %s", text,
+                evidence(v, "CPUID 0x%08x \"%s\": %s", HV_LEAF_BASE, text,
                          v->hypervisor ? v->hypervisor : "an unknown hypervisor");
                 return;
         }
         if (max < HV_MAX_LEAF_MIN || max > HV_MAX_LEAF_MAX) {
                 v->verdict = VERDICT_OTHER_HYPERVISOR;
-                evidence(v, "CPUID 0x40000000 \"Microsoft Hv\" with max leaf 0x%08x, outside "
-                            "0x%08x-0x%08x: not a Hyper-V Linux accepts", max, HV_MAX_LEAF_MIN,
-                         HV_MAX_LEAF_MAX);
+                evidence(v, "CPUID 0x%08x \"%s\" with max leaf 0x%08x, outside 0x%08x-0x%08x: "
+                            "not a Hyper-V Linux accepts", HV_LEAF_BASE, HV_SIGNATURE, max,
+                         HV_MAX_LEAF_MIN, HV_MAX_LEAF_MAX);
                 return;
         }
-        if (!(eax & EAX_HYPERCALL_MSR) || !(eax & EAX_VP_INDEX)) {
+        if (!(eax & HV_EAX_HYPERCALL_MSR) || !(eax & HV_EAX_VP_INDEX)) {
                 v->verdict = VERDICT_OTHER_HYPERVISOR;
-                evidence(v, "CPUID 0x40000003 EAX 0x%08x lacks the hypercall MSR (bit 5) or "
-                            "VP index (bit 6): not a Hyper-V Linux accepts", eax);
+                evidence(v, "CPUID 0x%08x EAX 0x%08x lacks the hypercall MSR (bit 5) or "
+                            "VP index (bit 6): not a Hyper-V Linux accepts", HV_LEAF_FEATURES, eax);
                 return;
         }
-        evidence(v, "CPUID 0x40000000 \"Microsoft Hv\", max leaf 0x%08x; 0x40000003 EAX "
-                    "0x%08x: hypercall MSR and VP index available", max, eax);
+        evidence(v, "CPUID 0x%08x \"%s\", max leaf 0x%08x; 0x%08x EAX 0x%08x: hypercall MSR "
+                    "and VP index available", HV_LEAF_BASE, HV_SIGNATURE, max, HV_LEAF_FEATURES,
+                 eax);
 
-        if (f->alt_leaf) {
+        /* Before the scan and the DMI veto: on the root DMI names the physical machine's maker
+         * (Nutanix, Amazon EC2), and another hypervisor emulating Hyper-V claiming the root's
+         * privileges would have its disks left alone just the same. */
+        if (is_root(ebx)) {
+                v->verdict = VERDICT_HYPERV_ROOT;
+                v->hypervisor = "microsoft";
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: CpuManagement set, Isolation clear: the "
+                            "root partition (the host), its disks are physical",
+                         HV_LEAF_FEATURES, ebx);
+                return;
+        }
+        if (emulated(f)) {
                 char alt[13];
                 const char *hv;
 
                 cpuid_signature(&f->alt, alt);
                 hv = hypervisor_from_signature(alt);
-                /* Hyper-V's own signature repeated higher up names no other hypervisor. */
-                if (!streq(hv, "microsoft")) {
-                        escape_text(alt, strlen(alt), text, sizeof(text));
-                        v->verdict = VERDICT_OTHER_HYPERVISOR;
-                        v->hypervisor = hv;
-                        evidence(v, "CPUID 0x%08x \"%s\": %s emulating Hyper-V", f->alt_leaf, text,
-                                 hv ? hv : "another hypervisor");
-                        return;
-                }
+                escape_text(alt, strlen(alt), text, sizeof(text));
+                v->verdict = VERDICT_OTHER_HYPERVISOR;
+                v->hypervisor = hv;
+                evidence(v, "CPUID 0x%08x \"%s\": %s emulating Hyper-V", f->alt_leaf, text, hv);
+                return;
         }
         if ((vmm = dmi_veto(f, &field))) {
                 v->verdict = VERDICT_OTHER_HYPERVISOR;
@@ -257,23 +300,19 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
         if (!f->has_dmi)
                 evidence(v, "no DMI (as in WSL2): nothing vetoes");
 
-        v->hypervisor = "microsoft";
-        /* Either privilege marks the host: CreatePartitions is what a root partition does,
-         * CpuManagement is what Linux itself tests. Better to leave a host's physical disks
-         * alone than to miss a guest. Isolation set means a confidential guest whatever else
-         * it claims, as Linux decides too. */
-        if ((ebx & (EBX_CREATE_PARTITIONS | EBX_CPU_MANAGEMENT)) && !(ebx & EBX_ISOLATION)) {
-                v->verdict = VERDICT_HYPERV_ROOT;
-                evidence(v, "CPUID 0x40000003 EBX 0x%08x: CreatePartitions or CpuManagement set, "
-                            "Isolation clear: the root partition (the host), its disks are "
-                            "physical", ebx);
-                return;
-        }
         v->verdict = VERDICT_HYPERV_GUEST;
-        if (ebx & EBX_ISOLATION)
-                evidence(v, "CPUID 0x40000003 EBX 0x%08x: Isolation set: a confidential guest", ebx);
-        else
-                evidence(v, "CPUID 0x40000003 EBX 0x%08x: CreatePartitions and CpuManagement "
-                            "clear: a guest", ebx);
+        v->hypervisor = "microsoft";
+        if (ebx & HV_EBX_ISOLATION) {
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: Isolation set: a confidential guest",
+                         HV_LEAF_FEATURES, ebx);
+        } else if (ebx & HV_EBX_CREATE_PARTITIONS) {
+                v->flavour |= FLAVOUR_L1VH;
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions set, CpuManagement clear: "
+                            "an L1VH partition, a guest that hosts VMs of its own", HV_LEAF_FEATURES,
+                         ebx);
+        } else {
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions and CpuManagement clear: "
+                            "a guest", HV_LEAF_FEATURES, ebx);
+        }
         decide_flavour(f, v);
 }

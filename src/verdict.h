@@ -4,14 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cpuid.h"
-
-#define HV_LEAF_BASE     0x40000000u
-#define HV_LEAF_FEATURES 0x40000003u
-/* KVM and Xen move their own signature up by multiples of 0x100 when they emulate Hyper-V. */
-#define HV_LEAF_ALT_FIRST 0x40000100u
-#define HV_LEAF_ALT_LAST  0x4000ff00u
-#define HV_LEAF_ALT_STEP  0x100u
+#include "cpuregs.h"
 
 enum dmi_field {
         DMI_SYS_VENDOR,
@@ -29,7 +22,7 @@ struct machine_facts {
         struct cpuid_regs leaf1;    /* ECX bit 31: a hypervisor is present */
         struct cpuid_regs base;     /* 0x40000000: max leaf and vendor signature */
         struct cpuid_regs features; /* 0x40000003: what the partition may do */
-        uint32_t alt_leaf;          /* first alternative base with a known signature, or 0 */
+        uint32_t alt_leaf;          /* first higher base naming another hypervisor, or 0 */
         struct cpuid_regs alt;
         bool has_dmi;
         char dmi[DMI_FIELDS][DMI_VALUE_MAX]; /* "" where absent */
@@ -50,6 +43,7 @@ enum flavour {
         FLAVOUR_WSL2 = 1u << 1,
         FLAVOUR_GEN1 = 1u << 2,
         FLAVOUR_GEN2 = 1u << 3,
+        FLAVOUR_L1VH = 1u << 4, /* CreatePartitions without CpuManagement: hosts its own VMs */
 };
 
 #define EVIDENCE_MAX 8
@@ -65,9 +59,20 @@ struct machine_verdict {
 
 void verdict_decide(const struct machine_facts *f, struct machine_verdict *v);
 
-/* Whether the verdict needs DMI: only where CPUID alone cannot settle it. The gatherer uses it
- * to skip reading DMI on the per-event path. */
+/* What the gatherer must read, asked in this order once leaf 1 and 0x40000000 are read.
+ * 0x40000003: only behind "Microsoft Hv" with a maximum leaf Linux accepts. The scan of the
+ * higher bases for another hypervisor emulating Hyper-V: only where those three leaves leave a
+ * guest possible. DMI: only where CPUID alone cannot settle the verdict. */
+bool verdict_needs_features(const struct machine_facts *f);
+bool verdict_needs_scan(const struct machine_facts *f);
 bool verdict_needs_dmi(const struct machine_facts *f);
+
+/* Whether a higher base's signature names a hypervisor other than Hyper-V: the scan stops
+ * there and keeps it as alt_leaf. */
+bool verdict_names_other_hypervisor(const struct cpuid_regs *r);
+
+/* The 12-byte vendor signature a hypervisor leaf carries in EBX, ECX, EDX, terminated. */
+void cpuid_signature(const struct cpuid_regs *r, char sig[13]);
 
 /* The hypervisor a 12-byte CPUID signature names ("kvm", "xen", …), or NULL. */
 const char *hypervisor_from_signature(const char *sig);

@@ -506,6 +506,11 @@ static const struct {
         { "hyperv_scheduler=OFF", -EINVAL, 0 },
         { "hyperv_scheduler=offoffoffoffoffoff", -EINVAL, 0 },
         { "hyperv_scheduler=alwaysalwaysalwa", -EINVAL, 0 }, /* 16 bytes: one too many */
+        { "hyperv_scheduler=sometimes hyperv_scheduler=off", 1, MODE_OFF },
+        { "hyperv_scheduler= quiet hyperv_scheduler=always", 1, MODE_ALWAYS },
+        { "hyperv_scheduler=alwaysalwaysalways hyperv_scheduler=auto", 1, MODE_AUTO },
+        { "hyperv_scheduler=off hyperv_scheduler=offf", -EINVAL, 0 },
+        { "hyperv_scheduler=off quiet hyperv_scheduler=", -EINVAL, 0 },
         { "hyperv_scheduler off", 0, 0 },
 };
 
@@ -517,7 +522,7 @@ START_TEST(cmdline_mode_is_found) {
                       cmdlines[_i].cmdline, r, cmdlines[_i].ret);
         if (r == 1)
                 ck_assert_int_eq(mode, cmdlines[_i].mode);
-        if (r == 0)
+        else
                 ck_assert_int_eq(mode, 42);
 }
 END_TEST

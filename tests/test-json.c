@@ -124,6 +124,80 @@ START_TEST(utf8_sequence_length_edges) {
 }
 END_TEST
 
+/* The writer places every comma and colon: a document of each kind of value, nested. */
+START_TEST(json_writer_places_the_punctuation) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        struct json j;
+
+        ck_assert_ptr_nonnull(f);
+        json_begin(&j, f);
+        json_object_begin(&j);
+        json_key(&j, "s");
+        json_str(&j, "a\"b");
+        json_key(&j, "n");
+        json_str(&j, NULL);
+        json_key(&j, "empty");
+        json_array_begin(&j, false);
+        json_array_end(&j);
+        json_key(&j, "list");
+        json_array_begin(&j, false);
+        json_int(&j, -1);
+        json_bool(&j, true);
+        json_bool(&j, false);
+        json_null(&j);
+        json_object_begin(&j);
+        json_object_end(&j);
+        json_array_end(&j);
+        json_key(&j, "o");
+        json_object_begin(&j);
+        json_key(&j, "k");
+        json_int(&j, 42);
+        json_object_end(&j);
+        json_object_end(&j);
+        json_end(&j);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_str_eq(buf, "{\"s\": \"a\\\"b\", \"n\": null, \"empty\": [], "
+                              "\"list\": [-1, true, false, null, {}], \"o\": {\"k\": 42}}\n");
+        free(buf);
+}
+END_TEST
+
+START_TEST(json_writer_one_item_a_line) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+        struct json j;
+
+        ck_assert_ptr_nonnull(f);
+        json_begin(&j, f);
+        json_object_begin(&j);
+        json_key(&j, "none");
+        json_array_begin(&j, true);
+        json_array_end(&j);
+        json_key(&j, "two");
+        json_array_begin(&j, true);
+        json_object_begin(&j);
+        json_key(&j, "a");
+        json_int(&j, 1);
+        json_key(&j, "b");
+        json_array_begin(&j, false);
+        json_str(&j, "x");
+        json_str(&j, "y");
+        json_array_end(&j);
+        json_object_end(&j);
+        json_object_begin(&j);
+        json_object_end(&j);
+        json_array_end(&j);
+        json_object_end(&j);
+        json_end(&j);
+        ck_assert_int_eq(fclose(f), 0);
+        ck_assert_str_eq(buf, "{\"none\": [], \"two\": [\n  {\"a\": 1, \"b\": [\"x\", \"y\"]},\n  {}\n]}\n");
+        free(buf);
+}
+END_TEST
+
 Suite *json_suite(void) {
         Suite *s = suite_create("json");
         TCase *tc;
@@ -132,6 +206,11 @@ Suite *json_suite(void) {
         tcase_add_loop_test(tc, json_string_escapes_exactly, 0, ELEMENTSOF(strings));
         tcase_add_test(tc, json_string_null_is_null);
         tcase_add_test(tc, json_string_output_is_printable_ascii_or_utf8);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("writer");
+        tcase_add_test(tc, json_writer_places_the_punctuation);
+        tcase_add_test(tc, json_writer_one_item_a_line);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("utf8");

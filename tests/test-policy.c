@@ -11,12 +11,13 @@ struct policy_case {
         const char *name;
         enum mode mode;
         enum verdict verdict;
+        bool on_vmbus;
         struct disk_facts disk;
         const char *prefer;  /* 'scheduler =', NULL for the default */
         const char *exclude; /* 'exclude =' */
         const char *devices; /* 'devices =' */
 
-        enum action action;
+        enum decision decision;
         enum reason reason;
         const char *target;
         const char *current; /* the bracketed name in available */
@@ -28,263 +29,256 @@ struct policy_case {
 #define BAD_DISK(sched)                                                                            \
         {                                                                                          \
                 .name = "sdb", .is_disk = false, .scheduler = (sched), .zoned = "host-managed",    \
-                .on_vmbus = VMBUS_NO, .opted_out = true                                            \
+                .opted_out = true                                                                  \
         }
 #define GOOD_DISK(sched)                                                                           \
         {                                                                                          \
                 .name = "sdb", .is_disk = true, .scheduler = (sched), .zoned = "none",             \
-                .on_vmbus = VMBUS_YES, .opted_out = false                                          \
+                .opted_out = false                                                                 \
         }
 /* No preference among the ones the disk offers, and the disk excluded. */
 #define BAD_CONFIG .prefer = "kyber", .exclude = "sd*"
+/* The machine stage comes last: a machine that would skip every disk. */
+#define BAD_MACHINE .verdict = VERDICT_OTHER_HYPERVISOR, .on_vmbus = false
+#define GUEST .verdict = VERDICT_HYPERV_GUEST, .on_vmbus = true
 
 static const struct policy_case cases[] = {
         {
                 .name = "mode off: disabled, whatever else",
-                .mode = MODE_OFF, .verdict = VERDICT_OTHER_HYPERVISOR,
+                .mode = MODE_OFF, BAD_MACHINE,
                 .disk = BAD_DISK("none [mq-deadline]"), BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_DISABLED,
+                .decision = DECISION_SKIP, .reason = REASON_DISABLED,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "mode off on a Hyper-V guest with a good disk",
-                .mode = MODE_OFF, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_OFF, GUEST,
                 .disk = GOOD_DISK("[mq-deadline] none"),
-                .action = ACTION_SKIPPED, .reason = REASON_DISABLED,
+                .decision = DECISION_SKIP, .reason = REASON_DISABLED,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
-                .name = "auto on another hypervisor: not-hyperv, current still shown",
-                .mode = MODE_AUTO, .verdict = VERDICT_OTHER_HYPERVISOR,
-                .disk = BAD_DISK("none [mq-deadline] kyber bfq"), BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_HYPERV,
-                .current = "mq-deadline", .n_available = 4,
-        },
-        {
-                .name = "auto on bare metal, good disk",
-                .mode = MODE_AUTO, .verdict = VERDICT_BARE_METAL,
-                .disk = GOOD_DISK("[mq-deadline] none"),
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_HYPERV,
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "auto on the Hyper-V root partition",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_ROOT,
-                .disk = GOOD_DISK("[mq-deadline] none"),
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_HYPERV,
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "auto with an unknown verdict",
-                .mode = MODE_AUTO, .verdict = VERDICT_UNKNOWN,
-                .disk = GOOD_DISK("[mq-deadline] none"),
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_HYPERV,
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "always bypasses the verdict: next check is partition",
-                .mode = MODE_ALWAYS, .verdict = VERDICT_OTHER_HYPERVISOR,
+                .name = "partition, whatever the machine",
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = BAD_DISK("none [mq-deadline]"), BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_PARTITION,
+                .decision = DECISION_SKIP, .reason = REASON_PARTITION,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
-                .name = "always on bare metal changes a good disk",
-                .mode = MODE_ALWAYS, .verdict = VERDICT_BARE_METAL,
-                .disk = GOOD_DISK("[mq-deadline] none"),
-                .action = ACTION_WOULD_CHANGE, .reason = REASON_NONE, .target = "none",
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "partition",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .name = "partition without a scheduler",
+                .mode = MODE_AUTO, GUEST,
                 .disk = BAD_DISK(NULL), BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_PARTITION,
+                .decision = DECISION_SKIP, .reason = REASON_PARTITION,
         },
         {
                 .name = "no queue/scheduler",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .zoned = "host-managed",
                           .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_NO_SCHEDULER,
+                .decision = DECISION_SKIP, .reason = REASON_NO_SCHEDULER,
         },
         {
-                .name = "bare none (bio-based device)",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .name = "bare none, no brackets: a queue that takes no scheduler (bio-based)",
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "dm-0", .is_disk = true, .scheduler = "none\n",
                           .zoned = "host-managed", .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_CONFIGURABLE, .n_available = 1,
-        },
-        {
-                .name = "[none] alone",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
-                .disk = GOOD_DISK("[none]"),
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_CONFIGURABLE,
-                .current = "none", .n_available = 1,
+                .decision = DECISION_SKIP, .reason = REASON_NO_SCHEDULER, .n_available = 1,
         },
         {
                 .name = "empty queue/scheduler",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "",
                           .zoned = "host-managed", .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_CONFIGURABLE,
+                .decision = DECISION_SKIP, .reason = REASON_NO_SCHEDULER,
+        },
+        {
+                .name = "[none] alone (mq-deadline a module not loaded): already",
+                .mode = MODE_AUTO, GUEST,
+                .disk = GOOD_DISK("[none]\n"),
+                .decision = DECISION_ALREADY, .target = "none",
+                .current = "none", .n_available = 1,
+        },
+        {
+                .name = "[none] alone on another hypervisor, in a report: not-hyperv",
+                .mode = MODE_AUTO, BAD_MACHINE,
+                .disk = GOOD_DISK("[none]"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_HYPERV,
+                .current = "none", .n_available = 1,
         },
         {
                 .name = "garbage queue/scheduler",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "foo bar [",
                           .zoned = "host-managed", .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_NO_SUITABLE, .problem = true,
+                .decision = DECISION_SKIP, .reason = REASON_NO_SUITABLE, .problem = true,
         },
         {
                 .name = "host-managed zoned disk",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
                           .zoned = "host-managed", .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_ZONED,
+                .decision = DECISION_SKIP, .reason = REASON_ZONED,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "host-aware zoned disk, mode always",
-                .mode = MODE_ALWAYS, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_ALWAYS, GUEST,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
                           .zoned = "host-aware", .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_ZONED,
+                .decision = DECISION_SKIP, .reason = REASON_ZONED,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "no queue/zoned is not zoned",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
-                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .on_vmbus = VMBUS_YES },
-                .action = ACTION_WOULD_CHANGE, .target = "none",
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "not on VMBus, mode auto",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
-                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = VMBUS_NO, .opted_out = true },
-                BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_NOT_VMBUS,
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                /* Looked up only before a write: the caller asks again once it knows. */
-                .name = "VMBus not looked up yet, mode auto: not a reason to skip",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
-                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = VMBUS_UNKNOWN },
-                .action = ACTION_WOULD_CHANGE, .target = "none",
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "not on VMBus, mode always: the VMBus check is skipped",
-                .mode = MODE_ALWAYS, .verdict = VERDICT_HYPERV_GUEST,
-                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = VMBUS_NO, .opted_out = true },
-                BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_EXCLUDED,
-                .current = "mq-deadline", .n_available = 2,
-        },
-        {
-                .name = "not on VMBus, mode always, good otherwise",
-                .mode = MODE_ALWAYS, .verdict = VERDICT_HYPERV_GUEST,
-                .disk = { .name = "nvme0n1", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none" },
-                .action = ACTION_WOULD_CHANGE, .target = "none",
+                .mode = MODE_AUTO, GUEST,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none" },
+                .decision = DECISION_CHANGE, .target = "none",
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "excluded by an exclude pattern",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = VMBUS_YES, .opted_out = true },
+                          .zoned = "none", .opted_out = true },
                 BAD_CONFIG,
-                .action = ACTION_SKIPPED, .reason = REASON_EXCLUDED,
+                .decision = DECISION_SKIP, .reason = REASON_EXCLUDED,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "excluded by not matching devices",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = VMBUS_YES, .opted_out = true },
+                          .zoned = "none", .opted_out = true },
                 .prefer = "kyber", .devices = "nvme* sda",
-                .action = ACTION_SKIPPED, .reason = REASON_EXCLUDED,
+                .decision = DECISION_SKIP, .reason = REASON_EXCLUDED,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "included by devices",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("[mq-deadline] none"), .devices = "nvme* sd[a-c]",
-                .action = ACTION_WOULD_CHANGE, .target = "none",
+                .decision = DECISION_CHANGE, .target = "none",
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "opted out by a udev rule",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
-                          .zoned = "none", .on_vmbus = VMBUS_YES, .opted_out = true },
+                          .zoned = "none", .opted_out = true },
                 .prefer = "kyber", .exclude = "sda nvme*",
-                .action = ACTION_SKIPPED, .reason = REASON_OPTED_OUT,
+                .decision = DECISION_SKIP, .reason = REASON_OPTED_OUT,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
                 .name = "no preferred scheduler offered",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = GOOD_DISK("[bfq] mq-deadline"),
-                .action = ACTION_SKIPPED, .reason = REASON_NO_SUITABLE,
+                .decision = DECISION_SKIP, .reason = REASON_NO_SUITABLE,
                 .current = "bfq", .n_available = 2,
         },
         {
+                .name = "auto on another hypervisor: not-hyperv, current still shown",
+                .mode = MODE_AUTO, .verdict = VERDICT_OTHER_HYPERVISOR, .on_vmbus = false,
+                .disk = GOOD_DISK("none [mq-deadline] kyber bfq"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_HYPERV,
+                .current = "mq-deadline", .n_available = 4,
+        },
+        {
+                .name = "auto on bare metal",
+                .mode = MODE_AUTO, .verdict = VERDICT_BARE_METAL, .on_vmbus = true,
+                .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_HYPERV,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "auto on the Hyper-V root partition, even for a VMBus disk",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_ROOT, .on_vmbus = true,
+                .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_HYPERV,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "auto with an unknown verdict",
+                .mode = MODE_AUTO, .verdict = VERDICT_UNKNOWN, .on_vmbus = true,
+                .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_HYPERV,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "not on VMBus, mode auto",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST, .on_vmbus = false,
+                .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_VMBUS,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "mode always skips the machine stage: bare metal, not on VMBus",
+                .mode = MODE_ALWAYS, BAD_MACHINE,
+                .disk = { .name = "nvme0n1", .is_disk = true, .scheduler = "[mq-deadline] none",
+                          .zoned = "none" },
+                .decision = DECISION_CHANGE, .target = "none",
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "mode always still asks the disk-local checks",
+                .mode = MODE_ALWAYS, BAD_MACHINE,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
+                          .zoned = "none", .opted_out = true },
+                BAD_CONFIG,
+                .decision = DECISION_SKIP, .reason = REASON_EXCLUDED,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
                 .name = "first preference offered: noop on a single-queue kernel",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("noop deadline [cfq]\n"),
-                .action = ACTION_WOULD_CHANGE, .target = "noop",
+                .decision = DECISION_CHANGE, .target = "noop",
                 .current = "cfq", .n_available = 3,
         },
         {
                 .name = "none preferred over noop when both are offered",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("noop [cfq] none"),
-                .action = ACTION_WOULD_CHANGE, .target = "none",
+                .decision = DECISION_CHANGE, .target = "none",
                 .current = "cfq", .n_available = 3,
         },
         {
                 .name = "custom preference list, first one offered wins",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("[none] mq-deadline kyber"), .prefer = "bfq mq-deadline none",
-                .action = ACTION_WOULD_CHANGE, .target = "mq-deadline",
+                .decision = DECISION_CHANGE, .target = "mq-deadline",
                 .current = "none", .n_available = 3,
         },
         {
                 .name = "already the target",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("[none] mq-deadline\n"),
-                .action = ACTION_ALREADY, .target = "none",
+                .decision = DECISION_ALREADY, .target = "none",
                 .current = "none", .n_available = 2,
         },
         {
                 .name = "would change mq-deadline to none",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("none [mq-deadline] kyber bfq\n"),
-                .action = ACTION_WOULD_CHANGE, .target = "none",
+                .decision = DECISION_CHANGE, .target = "none",
                 .current = "mq-deadline", .n_available = 4,
         },
         {
                 .name = "no current scheduler bracketed",
-                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_GUEST,
+                .mode = MODE_AUTO, GUEST,
                 .disk = GOOD_DISK("none mq-deadline"),
-                .action = ACTION_WOULD_CHANGE, .target = "none",
+                .decision = DECISION_CHANGE, .target = "none",
                 .current = NULL, .n_available = 2,
         },
 };
+
+static const char *const decision_names[] = { "skip", "already", "change" };
 
 static void set_globs(struct glob_list *l, const char *globs) {
         char copy[CONFIG_GLOBS_MAX * CONFIG_GLOB_LEN];
@@ -297,26 +291,33 @@ static void set_globs(struct glob_list *l, const char *globs) {
                 ck_assert(copy_string(l->glob[l->n++], g, CONFIG_GLOB_LEN));
 }
 
+static void case_config(const struct policy_case *t, struct config *c) {
+        config_defaults(c);
+        c->mode = t->mode;
+        if (t->prefer)
+                ck_assert_int_eq(sched_list_parse(t->prefer, &c->schedulers), 0);
+        set_globs(&c->exclude, t->exclude);
+        set_globs(&c->devices, t->devices);
+}
+
+/* Both stages, as a report runs them: every disk not skipped yet meets the machine. */
 START_TEST(disk_gets_the_expected_decision) {
         const struct policy_case *t = &cases[_i];
         struct config c;
         struct disk_decision d;
 
-        config_defaults(&c);
-        c.mode = t->mode;
-        if (t->prefer)
-                ck_assert_int_eq(sched_list_parse(t->prefer, &c.schedulers), 0);
-        set_globs(&c.exclude, t->exclude);
-        set_globs(&c.devices, t->devices);
+        case_config(t, &c);
         memset(&d, 0xa5, sizeof(d));
 
-        policy_decide(&c, t->verdict, &t->disk, &d);
+        policy_disk(&c, &t->disk, &d);
+        if (policy_needs_machine(&c, &d))
+                policy_machine(t->verdict, t->on_vmbus, &d);
 
         ck_assert_msg(d.reason == t->reason, "%s: reason %s, expected %s", t->name,
                       reason_name(d.reason) ? reason_name(d.reason) : "(none)",
                       reason_name(t->reason) ? reason_name(t->reason) : "(none)");
-        ck_assert_msg(d.action == t->action, "%s: action %s, expected %s", t->name,
-                      action_name(d.action), action_name(t->action));
+        ck_assert_msg(d.decision == t->decision, "%s: decision %s, expected %s", t->name,
+                      decision_names[d.decision], decision_names[t->decision]);
         ck_assert_msg(d.target == t->target || (d.target && t->target &&
                                                 strcmp(d.target, t->target) == 0),
                       "%s: target '%s', expected '%s'", t->name,
@@ -335,65 +336,72 @@ START_TEST(disk_gets_the_expected_decision) {
 }
 END_TEST
 
-START_TEST(target_points_into_the_config) {
+/* The per-event path: a disk the disk-local stage skips, or finds already on its target, never
+ * needs the machine, so no CPUID, DMI or VMBus walk is done for it. */
+START_TEST(disk_stage_alone_settles_all_but_a_change) {
+        const struct policy_case *t = &cases[_i];
+        struct config c;
+        struct disk_decision d;
+
+        case_config(t, &c);
+        policy_disk(&c, &t->disk, &d);
+        if (d.decision != DECISION_CHANGE)
+                return;
+        ck_assert_msg(policy_needs_machine(&c, &d) == (t->mode == MODE_AUTO),
+                      "%s: a change in mode %s %s the machine", t->name, mode_name(t->mode),
+                      policy_needs_machine(&c, &d) ? "needs" : "does not need");
+}
+END_TEST
+
+START_TEST(already_disk_needs_no_machine_on_the_event_path) {
+        struct config c;
+        struct disk_facts disk = GOOD_DISK("[none] mq-deadline");
+        struct disk_decision d;
+
+        config_defaults(&c);
+        policy_disk(&c, &disk, &d);
+        ck_assert_int_eq(d.decision, DECISION_ALREADY);
+        ck_assert_int_eq(d.reason, REASON_NONE);
+        ck_assert_str_eq(d.target, "none");
+}
+END_TEST
+
+START_TEST(skip_needs_no_machine) {
+        struct config c;
+        struct disk_facts disk = BAD_DISK("[mq-deadline] none");
+        struct disk_decision d;
+
+        config_defaults(&c);
+        policy_disk(&c, &disk, &d);
+        ck_assert_int_eq(d.decision, DECISION_SKIP);
+        ck_assert(!policy_needs_machine(&c, &d));
+}
+END_TEST
+
+START_TEST(machine_stage_clears_the_target) {
         struct config c;
         struct disk_facts disk = GOOD_DISK("[mq-deadline] none");
         struct disk_decision d;
 
         config_defaults(&c);
-        policy_decide(&c, VERDICT_HYPERV_GUEST, &disk, &d);
+        policy_disk(&c, &disk, &d);
         ck_assert_ptr_eq(d.target, c.schedulers.name[0]);
-}
-END_TEST
-
-static const struct {
-        enum mode mode;
-        enum verdict verdict;
-        bool allows;
-} machine_allows[] = {
-        { MODE_AUTO, VERDICT_HYPERV_GUEST, true },
-        { MODE_AUTO, VERDICT_HYPERV_ROOT, false },
-        { MODE_AUTO, VERDICT_OTHER_HYPERVISOR, false },
-        { MODE_AUTO, VERDICT_BARE_METAL, false },
-        { MODE_AUTO, VERDICT_UNKNOWN, false },
-        { MODE_ALWAYS, VERDICT_HYPERV_GUEST, true },
-        { MODE_ALWAYS, VERDICT_HYPERV_ROOT, true },
-        { MODE_ALWAYS, VERDICT_BARE_METAL, true },
-        { MODE_ALWAYS, VERDICT_UNKNOWN, true },
-        { MODE_OFF, VERDICT_HYPERV_GUEST, false },
-        { MODE_OFF, VERDICT_BARE_METAL, false },
-};
-
-START_TEST(machine_allows_only_guests_in_auto) {
-        ck_assert_msg(policy_machine_allows(machine_allows[_i].mode, machine_allows[_i].verdict) ==
-                              machine_allows[_i].allows,
-                      "mode %s, verdict %s: expected %d", mode_name(machine_allows[_i].mode),
-                      verdict_name(machine_allows[_i].verdict), machine_allows[_i].allows);
-}
-END_TEST
-
-START_TEST(action_names_match_json_contract) {
-        ck_assert_str_eq(action_name(ACTION_CHANGED), "changed");
-        ck_assert_str_eq(action_name(ACTION_WOULD_CHANGE), "would-change");
-        ck_assert_str_eq(action_name(ACTION_ALREADY), "already");
-        ck_assert_str_eq(action_name(ACTION_SKIPPED), "skipped");
-        ck_assert_str_eq(action_name(ACTION_FAILED), "failed");
+        policy_machine(VERDICT_HYPERV_ROOT, true, &d);
+        ck_assert_ptr_null(d.target);
 }
 END_TEST
 
 START_TEST(reason_names_match_json_contract) {
         ck_assert_ptr_null(reason_name(REASON_NONE));
         ck_assert_str_eq(reason_name(REASON_DISABLED), "disabled");
-        ck_assert_str_eq(reason_name(REASON_NOT_HYPERV), "not-hyperv");
         ck_assert_str_eq(reason_name(REASON_PARTITION), "partition");
         ck_assert_str_eq(reason_name(REASON_NO_SCHEDULER), "no-scheduler");
-        ck_assert_str_eq(reason_name(REASON_NOT_CONFIGURABLE), "not-configurable");
         ck_assert_str_eq(reason_name(REASON_ZONED), "zoned");
-        ck_assert_str_eq(reason_name(REASON_NOT_VMBUS), "not-vmbus");
         ck_assert_str_eq(reason_name(REASON_EXCLUDED), "excluded");
         ck_assert_str_eq(reason_name(REASON_OPTED_OUT), "opted-out");
         ck_assert_str_eq(reason_name(REASON_NO_SUITABLE), "no-suitable-scheduler");
-        ck_assert_str_eq(reason_name(REASON_VANISHED), "vanished");
+        ck_assert_str_eq(reason_name(REASON_NOT_HYPERV), "not-hyperv");
+        ck_assert_str_eq(reason_name(REASON_NOT_VMBUS), "not-vmbus");
 }
 END_TEST
 
@@ -403,12 +411,13 @@ Suite *policy_suite(void) {
 
         tc = tcase_create("decide");
         tcase_add_loop_test(tc, disk_gets_the_expected_decision, 0, ELEMENTSOF(cases));
-        tcase_add_test(tc, target_points_into_the_config);
-        tcase_add_loop_test(tc, machine_allows_only_guests_in_auto, 0, ELEMENTSOF(machine_allows));
+        tcase_add_loop_test(tc, disk_stage_alone_settles_all_but_a_change, 0, ELEMENTSOF(cases));
+        tcase_add_test(tc, already_disk_needs_no_machine_on_the_event_path);
+        tcase_add_test(tc, skip_needs_no_machine);
+        tcase_add_test(tc, machine_stage_clears_the_target);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("names");
-        tcase_add_test(tc, action_names_match_json_contract);
         tcase_add_test(tc, reason_names_match_json_contract);
         suite_add_tcase(s, tc);
 

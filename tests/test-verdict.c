@@ -5,19 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hyperv.h"
 #include "unit.h"
 #include "util.h"
 #include "verdict.h"
 
-#define ECX_HYPERVISOR        (1u << 31)
 /* 0x40000003 EAX on Hyper-V 2019 and Azure; bits 5 (hypercall MSR) and 6 (VP index) set. */
-#define HV_FEATURES           0x0000ae7fu
-#define EAX_HYPERCALL_MSR     (1u << 5)
-#define EAX_VP_INDEX          (1u << 6)
-#define EBX_CREATE_PARTITIONS (1u << 0)
-#define EBX_CPU_MANAGEMENT    (1u << 12)
-#define EBX_ISOLATION         (1u << 22)
-#define AZURE_ASSET_TAG       "7783-7084-3265-9085-8269-3286-77"
+#define HV_FEATURES 0x0000ae7fu
 
 struct machine {
         const char *name;
@@ -37,7 +31,7 @@ struct machine {
         const char *evidence[2]; /* what some evidence line must mention */
 };
 
-#define HYPERV(max_, eax_, ebx_) .sig = "Microsoft Hv", .max = (max_), .eax = (eax_), .ebx = (ebx_)
+#define HYPERV(max_, eax_, ebx_) .sig = HV_SIGNATURE, .max = (max_), .eax = (eax_), .ebx = (ebx_)
 #define HYPERV_GUEST             HYPERV(0x4000000bu, HV_FEATURES, 0)
 #define OTHER(sig_, max_)        .sig = (sig_), .max = (max_)
 
@@ -74,7 +68,7 @@ static void build_facts(const struct machine *m, struct machine_facts *f) {
         memset(f, 0, sizeof(*f));
         f->has_cpuid = !m->no_cpuid;
         if (f->has_cpuid && !m->no_hypervisor)
-                f->leaf1.ecx = ECX_HYPERVISOR;
+                f->leaf1.ecx = CPUID1_ECX_HYPERVISOR;
         if (m->sig) {
                 set_signature(&f->base, m->sig);
                 f->base.eax = m->max;
@@ -208,7 +202,7 @@ static const struct machine hyperv_machines[] = {
         },
         {
                 .name = "root partition (the Hyper-V host)",
-                HYPERV(0x4000000bu, HV_FEATURES, EBX_CREATE_PARTITIONS | EBX_CPU_MANAGEMENT),
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT),
                 .dmi = {
                         [DMI_SYS_VENDOR] = "Dell Inc.",
                         [DMI_PRODUCT_NAME] = "PowerEdge R740",
@@ -216,29 +210,75 @@ static const struct machine hyperv_machines[] = {
                         [DMI_BOARD_VENDOR] = "Dell Inc.",
                 },
                 .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "CreatePartitions or CpuManagement set, Isolation clear" },
+                .evidence = { "EBX 0x00001001: CpuManagement set, Isolation clear: the root" },
         },
         {
-                /* What the issue names as the root's mark. */
-                .name = "root partition by CreatePartitions alone",
-                HYPERV(0x4000000bu, HV_FEATURES, EBX_CREATE_PARTITIONS),
-                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "EBX 0x00000001: CreatePartitions or CpuManagement set" },
-        },
-        {
-                /* What Linux's ms_hyperv_init_platform() tests. */
+                /* What Linux before 6.15 tests (ms_hyperv_init_platform()). */
                 .name = "root partition by CpuManagement alone",
-                HYPERV(0x4000000bu, HV_FEATURES, EBX_CPU_MANAGEMENT),
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT),
                 .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "EBX 0x00001000: CreatePartitions or CpuManagement set" },
+                .evidence = { "EBX 0x00001000: CpuManagement set, Isolation clear" },
+        },
+        {
+                /* On the root DMI names the physical machine's maker, here one that also
+                 * makes a hypervisor: no veto. */
+                .name = "root partition on Nutanix hardware",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT),
+                .dmi = {
+                        [DMI_SYS_VENDOR] = "Nutanix",
+                        [DMI_PRODUCT_NAME] = "NX-3060-G6",
+                        [DMI_BIOS_VENDOR] = "American Megatrends Inc.",
+                        [DMI_BOARD_VENDOR] = "Nutanix",
+                },
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
+                .evidence = { "CpuManagement set, Isolation clear: the root partition" },
+        },
+        {
+                .name = "root partition on Amazon EC2 bare metal",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT),
+                .dmi = {
+                        [DMI_SYS_VENDOR] = "Amazon EC2",
+                        [DMI_PRODUCT_NAME] = "m5.metal",
+                        [DMI_BIOS_VENDOR] = "Amazon EC2",
+                        [DMI_BOARD_VENDOR] = "Amazon EC2",
+                },
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
+                .evidence = { "CpuManagement set, Isolation clear: the root partition" },
+        },
+        {
+                /* Linux's hv_identify_partition_type() (6.15 on): CreatePartitions without
+                 * CpuManagement hosts VMs of its own but is itself a guest on VMBus. */
+                .name = "L1VH partition (CreatePartitions alone)",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS),
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_L1VH | FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "EBX 0x00000001: CreatePartitions set, CpuManagement clear: an L1VH "
+                              "partition" },
+        },
+        {
+                .name = "L1VH partition without DMI",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | 0x00300000u),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_L1VH,
+                .evidence = { "an L1VH partition" },
         },
         {
                 .name = "confidential guest (isolation)",
-                HYPERV(0x4000000bu, HV_FEATURES, EBX_CREATE_PARTITIONS | EBX_ISOLATION),
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_ISOLATION),
                 DMI_GEN2(AZURE_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
                 .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
                 .evidence = { "Isolation set: a confidential guest" },
+        },
+        {
+                /* A root's privileges claimed by a confidential guest: Linux ignores them. */
+                .name = "confidential guest claiming CpuManagement",
+                HYPERV(0x4000000bu, HV_FEATURES,
+                       HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION),
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "EBX 0x00401001: Isolation set: a confidential guest" },
         },
         {
                 .name = "lowest max leaf Linux accepts (0x40000005)",
@@ -262,7 +302,7 @@ static const struct machine hyperv_machines[] = {
         },
         {
                 .name = "only bits 5 and 6 of 0x40000003 EAX",
-                HYPERV(0x4000000bu, EAX_HYPERCALL_MSR | EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                HYPERV(0x4000000bu, HV_EAX_HYPERCALL_MSR | HV_EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
                 .evidence = { "hypercall MSR and VP index available" },
         },
@@ -293,6 +333,20 @@ static const struct machine other_machines[] = {
                 .name = "QEMU/KVM with Hyper-V enlightenments, no DMI",
                 HYPERV(0x4000000au, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
                 .alt_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000100 \"KVMKVMKVM\"" },
+        },
+        {
+                /* kvm=off hides KVM's signature; only DMI tells. */
+                .name = "QEMU/KVM with Hyper-V enlightenments and kvm=off",
+                HYPERV(0x4000000au, HV_FEATURES, 0), DMI_QEMU,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "qemu",
+                .evidence = { "DMI sys_vendor \"QEMU\": another hypervisor emulating Hyper-V" },
+        },
+        {
+                .name = "QEMU/KVM with Hyper-V enlightenments claiming CreatePartitions",
+                HYPERV(0x4000000au, HV_FEATURES, HV_EBX_CREATE_PARTITIONS), .alt_leaf = 0x40000100u,
+                .alt_sig = "KVMKVMKVM\0\0\0", DMI_QEMU,
                 .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
                 .evidence = { "CPUID 0x40000100 \"KVMKVMKVM\"" },
         },
@@ -396,13 +450,13 @@ static const struct machine bogus_hyperv_machines[] = {
         },
         {
                 .name = "no hypercall MSR (bit 5)",
-                HYPERV(0x4000000bu, HV_FEATURES & ~EAX_HYPERCALL_MSR, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_HYPERCALL_MSR, 0), DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
                 .evidence = { "EAX 0x0000ae5f lacks the hypercall MSR" },
         },
         {
                 .name = "no VP index (bit 6)",
-                HYPERV(0x4000000bu, HV_FEATURES & ~EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
+                HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_VP_INDEX, 0), DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = NULL,
                 .evidence = { "EAX 0x0000ae3f lacks" },
         },
@@ -573,30 +627,66 @@ START_TEST(signature_names_hypervisor) {
 }
 END_TEST
 
+/* What the gatherer reads: the scan of the higher bases only where the verdict could still be
+ * a guest, DMI only where CPUID cannot settle it. The scan's result is not known yet when the
+ * first question is asked. */
 static const struct {
-        const char *name;
-        bool no_cpuid, no_hypervisor;
-        const char *sig;
-        bool needs_dmi;
-} needs_dmi_cases[] = {
-        { "no CPUID (arm64)", true, false, NULL, true },
-        { "bare metal", false, true, "Microsoft Hv", false },
-        { "Microsoft Hv", false, false, "Microsoft Hv", true },
-        { "KVM", false, false, "KVMKVMKVM\0\0\0", false },
-        { "VMware", false, false, "VMwareVMware", false },
+        struct machine m;
+        bool needs_scan, needs_dmi;
+} cost_cases[] = {
+        { { .name = "no CPUID (arm64)", .no_cpuid = true }, false, true },
+        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST }, false, false },
+        { { .name = "Hyper-V guest", HYPERV_GUEST }, true, true },
+        { { .name = "L1VH", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS) }, true, true },
+        { { .name = "root",
+            HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT) },
+          false, false },
+        { { .name = "confidential guest claiming CpuManagement",
+            HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
+          true, true },
+        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) }, false, false },
+        { { .name = "VMware", OTHER("VMwareVMware", 0x40000010u) }, false, false },
+        { { .name = "KVM with Hyper-V enlightenments", HYPERV(0x4000000au, HV_FEATURES, 0),
+            .alt_leaf = 0x40000100u, .alt_sig = "KVMKVMKVM\0\0\0" },
+          true, false },
+        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) }, false, false },
+        { { .name = "no VP index", HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_VP_INDEX, 0) },
+          false, false },
 };
 
-START_TEST(dmi_is_needed_only_when_cpuid_cannot_decide) {
-        struct machine m = {
-                .no_cpuid = needs_dmi_cases[_i].no_cpuid,
-                .no_hypervisor = needs_dmi_cases[_i].no_hypervisor,
-                .sig = needs_dmi_cases[_i].sig,
-        };
+START_TEST(scan_and_dmi_are_read_only_where_they_can_change_the_verdict) {
         struct machine_facts f;
 
-        build_facts(&m, &f);
-        ck_assert_msg(verdict_needs_dmi(&f) == needs_dmi_cases[_i].needs_dmi, "%s: expected %d",
-                      needs_dmi_cases[_i].name, needs_dmi_cases[_i].needs_dmi);
+        build_facts(&cost_cases[_i].m, &f);
+        ck_assert_msg(verdict_needs_dmi(&f) == cost_cases[_i].needs_dmi, "%s: needs DMI, expected %d",
+                      cost_cases[_i].m.name, cost_cases[_i].needs_dmi);
+        f.alt_leaf = 0;
+        memset(&f.alt, 0, sizeof(f.alt));
+        ck_assert_msg(verdict_needs_scan(&f) == cost_cases[_i].needs_scan,
+                      "%s: needs the scan, expected %d", cost_cases[_i].m.name,
+                      cost_cases[_i].needs_scan);
+}
+END_TEST
+
+/* The scan stops at the first base that names another hypervisor; Hyper-V's own signature
+ * repeated, an unknown one or an empty base do not stop it. */
+static const struct {
+        const char *sig;
+        bool other;
+} scan_stops[] = {
+        { "KVMKVMKVM\0\0\0", true },
+        { "XenVMMXenVMM", true },
+        { "Linux KVM Hv", true },
+        { HV_SIGNATURE, false },
+        { "NotAKnownVMM", false },
+        { "\0\0\0\0\0\0\0\0\0\0\0\0", false },
+};
+
+START_TEST(scan_stops_only_at_another_hypervisor) {
+        struct cpuid_regs r = { 0 };
+
+        set_signature(&r, scan_stops[_i].sig);
+        ck_assert_int_eq(verdict_names_other_hypervisor(&r), scan_stops[_i].other);
 }
 END_TEST
 
@@ -649,8 +739,9 @@ Suite *verdict_suite(void) {
         suite_add_tcase(s, tc);
 
         tc = tcase_create("helpers");
-        tcase_add_loop_test(tc, dmi_is_needed_only_when_cpuid_cannot_decide, 0,
-                            ELEMENTSOF(needs_dmi_cases));
+        tcase_add_loop_test(tc, scan_and_dmi_are_read_only_where_they_can_change_the_verdict, 0,
+                            ELEMENTSOF(cost_cases));
+        tcase_add_loop_test(tc, scan_stops_only_at_another_hypervisor, 0, ELEMENTSOF(scan_stops));
         tcase_add_test(tc, verdict_names_match_report_contract);
         tcase_add_test(tc, dmi_field_names_match_sysfs);
         suite_add_tcase(s, tc);

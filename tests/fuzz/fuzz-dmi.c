@@ -46,15 +46,8 @@ static void read_facts(const uint8_t *data, size_t size, struct machine_facts *f
         read_regs(header + 52, &f->alt);
         memcpy(&f->alt_leaf, header + 68, 4);
         /* As facts.c gathers it: an alternative base only with another hypervisor's signature. */
-        if (f->alt_leaf) {
-                char sig[13];
-                const char *hv;
-
-                cpuid_signature(&f->alt, sig);
-                hv = hypervisor_from_signature(sig);
-                if (!hv || streq(hv, "microsoft"))
-                        f->alt_leaf = 0;
-        }
+        if (f->alt_leaf && !verdict_names_other_hypervisor(&f->alt))
+                f->alt_leaf = 0;
 
         for (int i = 0; i < DMI_FIELDS; i++) {
                 fields[i] = f->dmi[i];
@@ -72,6 +65,14 @@ static void read_facts(const uint8_t *data, size_t size, struct machine_facts *f
         }
 }
 
+static void check_same(const struct machine_verdict *a, const struct machine_verdict *b,
+                       const char *what) {
+        FUZZ_CHECK(a->verdict == b->verdict &&
+                           (a->hypervisor == b->hypervisor || streq(a->hypervisor, b->hypervisor)),
+                   "%s changed the verdict: %s without, %s with", what, verdict_name(a->verdict),
+                   verdict_name(b->verdict));
+}
+
 static void check_verdict(const struct machine_verdict *v) {
         bool known = false;
 
@@ -85,7 +86,7 @@ static void check_verdict(const struct machine_verdict *v) {
                 check_json_string(v->evidence[i]);
         }
         FUZZ_CHECK((v->flavour & ~(unsigned) (FLAVOUR_AZURE | FLAVOUR_WSL2 | FLAVOUR_GEN1 |
-                                               FLAVOUR_GEN2)) == 0 &&
+                                               FLAVOUR_GEN2 | FLAVOUR_L1VH)) == 0 &&
                            (v->flavour & (FLAVOUR_GEN1 | FLAVOUR_GEN2)) !=
                                    (FLAVOUR_GEN1 | FLAVOUR_GEN2),
                    "flavour 0x%x", v->flavour);
@@ -124,8 +125,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         verdict_decide(&f, &v);
         check_verdict(&v);
 
-        /* The per-event path reads neither DMI nor the rest when CPUID settles the verdict:
-         * the verdict must then be the same without them. */
+        /* The gatherer skips what these say is not needed: the verdict must then be the same
+         * without it. */
+        if (!verdict_needs_features(&f)) {
+                bare = f;
+                memset(&bare.features, 0, sizeof(bare.features));
+                bare.alt_leaf = 0;
+                memset(&bare.alt, 0, sizeof(bare.alt));
+                verdict_decide(&bare, &without);
+                check_same(&without, &v, "0x40000003");
+        }
+        if (!verdict_needs_scan(&f)) {
+                bare = f;
+                bare.alt_leaf = 0;
+                memset(&bare.alt, 0, sizeof(bare.alt));
+                verdict_decide(&bare, &without);
+                check_same(&without, &v, "the scan");
+        }
         if (!verdict_needs_dmi(&f)) {
                 bare = f;
                 bare.has_dmi = false;
@@ -134,11 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 memset(bare.osrelease, 0, sizeof(bare.osrelease));
                 verdict_decide(&bare, &without);
                 check_verdict(&without);
-                FUZZ_CHECK(without.verdict == v.verdict &&
-                                   (without.hypervisor == v.hypervisor ||
-                                    streq(without.hypervisor, v.hypervisor)),
-                           "DMI changed a verdict that needs no DMI: %s without, %s with",
-                           verdict_name(without.verdict), verdict_name(v.verdict));
+                check_same(&without, &v, "DMI");
         }
         return 0;
 }

@@ -1,5 +1,5 @@
 /* sched_list_parse() on any text, as queue/scheduler and the config's scheduler key hold it,
- * and policy_decide() on that list. */
+ * and both stages of the policy on that list. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,19 +45,20 @@ static void check_policy(const char *text, int parsed, const struct sched_list *
                 .name = "sda",
                 .is_disk = true,
                 .scheduler = text,
-                .on_vmbus = VMBUS_YES,
         };
         struct disk_decision out;
         const char *current;
         int found;
 
         config_defaults(&c);
-        policy_decide(&c, VERDICT_HYPERV_GUEST, &d, &out);
+        policy_disk(&c, &d, &out);
+        if (policy_needs_machine(&c, &out))
+                policy_machine(VERDICT_HYPERV_GUEST, true, &out);
         check_list(&out.available);
         FUZZ_CHECK(parsed == 0 || out.available.n == 0, "a list that does not parse has names");
         FUZZ_CHECK(parsed < 0 || out.available.n == l->n, "the policy parsed another list");
         if (out.reason != REASON_NONE) {
-                FUZZ_CHECK(out.action == ACTION_SKIPPED && !out.target, "skipped with a target");
+                FUZZ_CHECK(out.decision == DECISION_SKIP && !out.target, "skipped with a target");
                 FUZZ_CHECK(reason_name(out.reason), "reason %d has no name", (int) out.reason);
                 return;
         }
@@ -67,11 +68,12 @@ static void check_policy(const char *text, int parsed, const struct sched_list *
         FUZZ_CHECK(sched_list_find(&c.schedulers, out.target) >= 0, "target '%s' not configured",
                    out.target);
         current = sched_list_current(&out.available);
-        FUZZ_CHECK((out.action == ACTION_ALREADY) == (current && strcmp(current, out.target) == 0),
-                   "action %s for target '%s', current '%s'", action_name(out.action), out.target,
+        FUZZ_CHECK((out.decision == DECISION_ALREADY) ==
+                           (current && strcmp(current, out.target) == 0),
+                   "decision %d for target '%s', current '%s'", (int) out.decision, out.target,
                    current ? current : "(none)");
-        FUZZ_CHECK(out.action == ACTION_ALREADY || out.action == ACTION_WOULD_CHANGE,
-                   "action %s without a reason", action_name(out.action));
+        FUZZ_CHECK(out.decision == DECISION_ALREADY || out.decision == DECISION_CHANGE,
+                   "decision %d without a reason", (int) out.decision);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,4 +1,5 @@
-/* Reading CPUID: the only machine-specific code, compiled to a stub where there is none. */
+/* Executing CPUID: the only machine-specific code, a stub where there is none. The test build
+ * links tests/testfacts.c instead, which answers from a file. */
 #pragma once
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,6 +13,3 @@ bool cpuid_supported(void);
 
 /* Executes CPUID for leaf (subleaf 0). All zero where CPUID is not supported. */
 void cpuid_query(uint32_t leaf, struct cpuid_regs *r);
-
-/* The 12-byte vendor signature a hypervisor leaf carries in EBX, ECX, EDX, terminated. */
-void cpuid_signature(const struct cpuid_regs *r, char sig[13]);

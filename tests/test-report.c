@@ -1,0 +1,342 @@
+/* The report, text and JSON, byte for byte; the change line and the messages of a write. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "unit.h"
+#include "util.h"
+
+#define SYSPATH "/sys/devices/LNXSYSTM:00/VMBUS:00/disk/block/sda"
+
+static void set_list(struct sched_list *l, const char *text) {
+        ck_assert_int_eq(sched_list_parse(text, l), 0);
+}
+
+/* A disk written with target none: the list before, the list read back. */
+static void changed_disk(struct disk_result *d, const char *name, const char *before,
+                         const char *after) {
+        memset(d, 0, sizeof(*d));
+        copy_string(d->name, name, sizeof(d->name));
+        d->decision.decision = DECISION_CHANGE;
+        d->decision.target = "none";
+        set_list(&d->decision.available, before);
+        d->written = true;
+        d->outcome.result = WRITE_CHANGED;
+        set_list(&d->outcome.now, after);
+        d->hw_queues = 1;
+}
+
+/* Debian 12's kernel lists the current scheduler in another place after a switch: the old
+ * name must come from the list before the write, whatever the order after it. */
+static const struct {
+        const char *before, *after, *line;
+} changes[] = {
+        { "[mq-deadline] none", "[none] mq-deadline", "sda: mq-deadline -> none" },
+        { "none [mq-deadline]", "[none] mq-deadline", "sda: mq-deadline -> none" },
+        { "[mq-deadline] kyber none", "mq-deadline kyber [none]\n", "sda: mq-deadline -> none" },
+        { "none mq-deadline", "[none] mq-deadline", "sda: ? -> none" },
+};
+
+START_TEST(change_line_names_the_old_scheduler) {
+        struct disk_result d;
+        char line[128];
+
+        changed_disk(&d, "sda", changes[_i].before, changes[_i].after);
+        report_change_line(line, sizeof(line), &d);
+        ck_assert_str_eq(line, changes[_i].line);
+}
+END_TEST
+
+static const struct {
+        struct write_outcome outcome;
+        const char *message;
+} errors[] = {
+        { { .result = WRITE_FAILED, .error = EACCES },
+          "cannot write '" SYSPATH "/queue/scheduler': Permission denied" },
+        { { .result = WRITE_FAILED, .error = EROFS },
+          "cannot write '" SYSPATH "/queue/scheduler': Read-only file system" },
+        { { .result = WRITE_VANISHED, .error = ENODEV },
+          "cannot write '" SYSPATH "/queue/scheduler': No such device" },
+        { { .result = WRITE_NOT_KEPT, .readback = "[mq-deadline] none\\n" },
+          "cannot set '" SYSPATH "/queue/scheduler': wrote 'none', it reads back "
+          "'[mq-deadline] none\\n'" },
+        { { .result = WRITE_NOT_KEPT, .error = EIO },
+          "cannot read back '" SYSPATH "/queue/scheduler': Input/output error" },
+        { { .result = WRITE_CHANGED }, "" },
+};
+
+START_TEST(write_error_message_is_exact) {
+        char msg[320];
+
+        memset(msg, 'x', sizeof(msg));
+        report_write_error(msg, sizeof(msg), SYSPATH, "none", &errors[_i].outcome);
+        ck_assert_str_eq(msg, errors[_i].message);
+}
+END_TEST
+
+static const struct {
+        const char *arg, *why, *message;
+} names[] = {
+        { "sd a", "contains a space", "cannot use 'sd a': contains a space" },
+        { "sd\x01" "a\n", "contains a control character",
+          "cannot use 'sd\\x01a\\n': contains a control character" },
+        { "", "empty name", "cannot use '': empty name" },
+};
+
+START_TEST(name_error_message_is_exact) {
+        char msg[256];
+
+        report_name_error(msg, sizeof(msg), names[_i].arg, names[_i].why);
+        ck_assert_str_eq(msg, names[_i].message);
+}
+END_TEST
+
+static const struct {
+        const char *arg;
+        int error;
+        const char *message;
+} lookups[] = {
+        { "nosuchdisk0", ENODEV, "cannot find 'nosuchdisk0': No such device" },
+        { "/dev/null", ENOTBLK, "cannot find '/dev/null': not a block device" },
+        { "/sys/block/sda", EACCES, "cannot find '/sys/block/sda': Permission denied" },
+};
+
+START_TEST(lookup_error_message_is_exact) {
+        char msg[160];
+
+        report_lookup_error(msg, sizeof(msg), lookups[_i].arg, lookups[_i].error);
+        ck_assert_str_eq(msg, lookups[_i].message);
+}
+END_TEST
+
+/* udev_enumerate_*() return the errno; reading errno instead said "Success". */
+START_TEST(enumerate_error_names_the_returned_errno) {
+        char msg[160];
+
+        report_enumerate_error(msg, sizeof(msg), EACCES);
+        ck_assert_str_eq(msg, "cannot enumerate '/sys/class/block': Permission denied");
+        report_enumerate_error(msg, sizeof(msg), ENOMEM);
+        ck_assert_str_eq(msg, "cannot enumerate '/sys/class/block': Cannot allocate memory");
+}
+END_TEST
+
+/* What the report says of each kind of disk result. */
+static struct disk_result disks[6];
+static struct machine_verdict verdict;
+static struct config config;
+static struct report report;
+
+static void setup_report(void) {
+        struct disk_result *d = disks;
+
+        memset(disks, 0, sizeof(disks));
+        config_defaults(&config);
+        verdict = (struct machine_verdict) {
+                .verdict = VERDICT_HYPERV_GUEST,
+                .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .n_evidence = 2,
+                .evidence = { "CPUID 0x40000000 \"Microsoft Hv\"", "DMI bios_vendor \"x\\y\"" },
+        };
+
+        changed_disk(d++, "sda", "[mq-deadline] none", "[none] mq-deadline");
+
+        copy_string(d->name, "sdb", sizeof(d->name));
+        d->decision.decision = DECISION_ALREADY;
+        d->decision.target = "none";
+        set_list(&d->decision.available, "[none]");
+        d->hw_queues = 4;
+        d++;
+
+        copy_string(d->name, "loop0", sizeof(d->name));
+        d->decision.decision = DECISION_SKIP;
+        d->decision.reason = REASON_NOT_VMBUS;
+        set_list(&d->decision.available, "[none] mq-deadline");
+        d->hw_queues = 1;
+        d++;
+
+        copy_string(d->name, "sdc", sizeof(d->name));
+        d->decision.decision = DECISION_CHANGE;
+        d->decision.target = "none";
+        set_list(&d->decision.available, "[mq-deadline] none");
+        d->written = true;
+        d->outcome.result = WRITE_NOT_KEPT;
+        set_list(&d->outcome.now, "[mq-deadline] none");
+        copy_string(d->outcome.readback, "[mq-deadline] none\\n", sizeof(d->outcome.readback));
+        report_write_error(d->error, sizeof(d->error), "/sys/block/sdc", "none", &d->outcome);
+        d->hw_queues = -1;
+        d++;
+
+        copy_string(d->name, "sdd", sizeof(d->name));
+        d->decision.decision = DECISION_CHANGE;
+        d->decision.target = "none";
+        set_list(&d->decision.available, "[mq-deadline] none");
+        d->written = true;
+        d->outcome.result = WRITE_VANISHED;
+        d->outcome.error = ENODEV;
+        d->hw_queues = -1;
+        d++;
+
+        copy_string(d->name, "dm-0", sizeof(d->name));
+        d->decision.decision = DECISION_SKIP;
+        d->decision.reason = REASON_NO_SUITABLE;
+        d->decision.problem = "queue/scheduler is not a list of scheduler names";
+        d->decision.available.current = -1;
+        d->hw_queues = -1;
+
+        report = (struct report) {
+                .verdict = &verdict,
+                .config = &config,
+                .config_path = "/etc/hyperv-scheduler.conf",
+                .disks = disks,
+                .n_disks = ELEMENTSOF(disks),
+        };
+}
+
+static char *output(void (*fn)(FILE *, const struct report *)) {
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&buf, &size);
+
+        ck_assert_ptr_nonnull(f);
+        fn(f, &report);
+        ck_assert_int_eq(fclose(f), 0);
+        return buf;
+}
+
+START_TEST(text_report_is_exact) {
+        char *out = output(report_text);
+
+        ck_assert_str_eq(out,
+                "Hyper-V guest (Azure, Gen 2):\n"
+                "  CPUID 0x40000000 \"Microsoft Hv\"\n"
+                "  DMI bios_vendor \"x\\y\"\n"
+                "Policy: mode auto, schedulers none noop, config /etc/hyperv-scheduler.conf "
+                "(not found, defaults)\n"
+                "\n"
+                "DEVICE  QUEUES  CURRENT       TARGET        ACTION        REASON\n"
+                "sda     1       none          none          changed       -\n"
+                "sdb     4       none          none          already       -\n"
+                "loop0   1       none          -             skipped       not-vmbus\n"
+                "sdc     -       mq-deadline   none          failed        -\n"
+                "sdd     -       mq-deadline   none          skipped       vanished\n"
+                "dm-0    -       -             -             skipped       no-suitable-scheduler\n"
+                "sdc: cannot set '/sys/block/sdc/queue/scheduler': wrote 'none', it reads back "
+                "'[mq-deadline] none\\n'\n"
+                "dm-0: queue/scheduler is not a list of scheduler names\n"
+                "\n"
+                "A disk with 1 hardware queue gets mq-deadline from the kernel by default; with "
+                "more, none.\n");
+        free(out);
+}
+END_TEST
+
+START_TEST(json_report_is_exact) {
+        char *out = output(report_json);
+
+        ck_assert_str_eq(out,
+                "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"hyperv-guest\", "
+                "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], "
+                "\"evidence\": [\"CPUID 0x40000000 \\\"Microsoft Hv\\\"\", "
+                "\"DMI bios_vendor \\\"x\\\\y\\\"\"]}, "
+                "\"policy\": {\"mode\": \"auto\", \"mode_from_cmdline\": false, "
+                "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
+                "\"config_found\": false}, \"devices\": [\n"
+                "  {\"name\": \"sda\", \"current\": \"none\", \"available\": [\"none\", "
+                "\"mq-deadline\"], \"queues\": 1, \"target\": \"none\", \"action\": \"changed\", "
+                "\"reason\": null, \"error\": null},\n"
+                "  {\"name\": \"sdb\", \"current\": \"none\", \"available\": [\"none\"], "
+                "\"queues\": 4, \"target\": \"none\", \"action\": \"already\", \"reason\": null, "
+                "\"error\": null},\n"
+                "  {\"name\": \"loop0\", \"current\": \"none\", \"available\": [\"none\", "
+                "\"mq-deadline\"], \"queues\": 1, \"target\": null, \"action\": \"skipped\", "
+                "\"reason\": \"not-vmbus\", \"error\": null},\n"
+                "  {\"name\": \"sdc\", \"current\": \"mq-deadline\", \"available\": "
+                "[\"mq-deadline\", \"none\"], \"queues\": null, \"target\": \"none\", "
+                "\"action\": \"failed\", \"reason\": null, \"error\": \"cannot set "
+                "'/sys/block/sdc/queue/scheduler': wrote 'none', it reads back "
+                "'[mq-deadline] none\\\\n'\"},\n"
+                "  {\"name\": \"sdd\", \"current\": \"mq-deadline\", \"available\": "
+                "[\"mq-deadline\", \"none\"], \"queues\": null, \"target\": \"none\", "
+                "\"action\": \"skipped\", \"reason\": \"vanished\", \"error\": null},\n"
+                "  {\"name\": \"dm-0\", \"current\": null, \"available\": [], \"queues\": null, "
+                "\"target\": null, \"action\": \"skipped\", \"reason\": "
+                "\"no-suitable-scheduler\", \"error\": \"queue/scheduler is not a list of "
+                "scheduler names\"}\n"
+                "]}\n");
+        free(out);
+}
+END_TEST
+
+START_TEST(json_report_without_disks) {
+        char *out;
+
+        report.n_disks = 0;
+        verdict = (struct machine_verdict) { .verdict = VERDICT_BARE_METAL };
+        config.mode = MODE_OFF;
+        config.mode_from_cmdline = true;
+        config.found = true;
+        out = output(report_json);
+        ck_assert_str_eq(out,
+                "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"bare-metal\", "
+                "\"hypervisor\": null, \"flavour\": [], \"evidence\": []}, "
+                "\"policy\": {\"mode\": \"off\", \"mode_from_cmdline\": true, "
+                "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
+                "\"config_found\": true}, \"devices\": []}\n");
+        free(out);
+}
+END_TEST
+
+START_TEST(text_report_headlines) {
+        static const struct {
+                struct machine_verdict v;
+                const char *first;
+        } heads[] = {
+                { { .verdict = VERDICT_HYPERV_ROOT },
+                  "Hyper-V root partition (the host): its disks are left alone:\n" },
+                { { .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm" },
+                  "Not Hyper-V: another hypervisor (kvm):\n" },
+                { { .verdict = VERDICT_OTHER_HYPERVISOR }, "Not Hyper-V: another hypervisor (unknown):\n" },
+                { { .verdict = VERDICT_BARE_METAL }, "Not Hyper-V: bare metal:\n" },
+                { { .verdict = VERDICT_UNKNOWN }, "Not Hyper-V: no sign of it:\n" },
+                { { .verdict = VERDICT_HYPERV_GUEST }, "Hyper-V guest:\n" },
+                { { .verdict = VERDICT_HYPERV_GUEST, .flavour = FLAVOUR_WSL2 }, "Hyper-V guest (WSL2):\n" },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(heads); i++) {
+                char *out;
+
+                verdict = heads[i].v;
+                report.n_disks = 0;
+                out = output(report_text);
+                ck_assert_msg(strncmp(out, heads[i].first, strlen(heads[i].first)) == 0,
+                              "headline %zu: got '%s'", i, out);
+                free(out);
+        }
+}
+END_TEST
+
+Suite *report_suite(void) {
+        Suite *s = suite_create("report");
+        TCase *tc;
+
+        tc = tcase_create("messages");
+        tcase_add_loop_test(tc, change_line_names_the_old_scheduler, 0, ELEMENTSOF(changes));
+        tcase_add_loop_test(tc, write_error_message_is_exact, 0, ELEMENTSOF(errors));
+        tcase_add_loop_test(tc, name_error_message_is_exact, 0, ELEMENTSOF(names));
+        tcase_add_loop_test(tc, lookup_error_message_is_exact, 0, ELEMENTSOF(lookups));
+        tcase_add_test(tc, enumerate_error_names_the_returned_errno);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("output");
+        tcase_add_checked_fixture(tc, setup_report, NULL);
+        tcase_add_test(tc, text_report_is_exact);
+        tcase_add_test(tc, json_report_is_exact);
+        tcase_add_test(tc, json_report_without_disks);
+        tcase_add_test(tc, text_report_headlines);
+        suite_add_tcase(s, tc);
+
+        return s;
+}

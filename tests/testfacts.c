@@ -1,0 +1,95 @@
+/* CPUID for tests/hyperv-scheduler-testfacts: the helper with CPUID read from the file named by
+ * HYPERV_SCHEDULER_TEST_CPUID (see tests/cpuid-file.h), so that a test can stand for any machine.
+ * The file is read before main(), whatever the command line: a test that forgot it, or gave a
+ * bad one, fails with exit status 2 rather than deciding on a machine of zeros.
+ * Where HYPERV_SCHEDULER_TEST_CPUID_LOG names a file, the leaves the helper asked for are written
+ * to it at exit, one a line in the order asked: each is one CPUID instruction of the real build. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuid-file.h"
+#include "util.h"
+
+#define CPUID_FILE_SIZE_MAX (256 * 1024)
+#define EXIT_USAGE          2
+
+static struct cpuid_file machine;
+static uint32_t *asked;
+static size_t n_asked, n_allocated;
+static bool asked_overflow;
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die(const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        fputs("hyperv-scheduler: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+        exit(EXIT_USAGE);
+}
+
+static void write_log(void) {
+        const char *path = getenv("HYPERV_SCHEDULER_TEST_CPUID_LOG");
+        bool ok;
+        FILE *f;
+
+        if (!path || !*path)
+                return;
+        if (asked_overflow) {
+                fprintf(stderr, "hyperv-scheduler: cannot write '%s': %s\n", path, strerror(ENOMEM));
+                return;
+        }
+        f = fopen(path, "we");
+        ok = f != NULL;
+        for (size_t i = 0; ok && i < n_asked; i++)
+                ok = fprintf(f, "0x%08x\n", asked[i]) > 0;
+        if (f && fclose(f) != 0)
+                ok = false;
+        if (!ok)
+                fprintf(stderr, "hyperv-scheduler: cannot write '%s': %s\n", path, strerror(errno));
+        free(asked);
+}
+
+__attribute__((constructor))
+static void load_machine(void) {
+        static char text[CPUID_FILE_SIZE_MAX];
+        const char *path = getenv("HYPERV_SCHEDULER_TEST_CPUID");
+        char why[CPUID_FILE_WHY_MAX];
+        unsigned line;
+        long len;
+
+        if (!path || !*path)
+                die("cannot read CPUID: HYPERV_SCHEDULER_TEST_CPUID is not set");
+        len = read_file_bounded(path, text, sizeof(text));
+        if (len < 0)
+                die("cannot read '%s': %s", path, strerror((int) -len));
+        if (cpuid_file_parse(text, (size_t) len, &machine, &line, why) < 0)
+                die("cannot parse '%s': line %u: %s", path, line, why);
+        atexit(write_log);
+}
+
+bool cpuid_supported(void) {
+        return machine.n > 0;
+}
+
+void cpuid_query(uint32_t leaf, struct cpuid_regs *r) {
+        if (n_asked == n_allocated && !asked_overflow) {
+                size_t n = n_allocated ? 2 * n_allocated : 512;
+                uint32_t *p = realloc(asked, n * sizeof(*p));
+
+                if (p) {
+                        asked = p;
+                        n_allocated = n;
+                } else {
+                        asked_overflow = true;
+                }
+        }
+        if (n_asked < n_allocated)
+                asked[n_asked++] = leaf;
+        cpuid_file_lookup(&machine, leaf, r);
+}
