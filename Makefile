@@ -96,7 +96,35 @@ clean:
 	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts src/*.o src/*.d tests/*.o tests/*.d \
 		rules/60-hyperv-scheduler.rules.out $(MANPAGES)
 
-.PHONY: all check install clean man
+.PHONY: all check install clean man dist distcheck
+
+# Release tarball
+# `make dist` packs the files git tracks, as they are in the working tree, into
+# hyperv-scheduler-VERSION.tar.gz under hyperv-scheduler-VERSION/ (the RPM's Source0). Owners,
+# order and times are fixed (times: the last commit's), so the same tree gives the same bytes.
+# Building from the tarball needs no git. `make distcheck` unpacks it, builds, runs the suite,
+# installs into a scratch DESTDIR and checks that `make clean` gives back what was unpacked.
+DIST := hyperv-scheduler-$(VERSION)
+
+dist:
+	@git rev-parse --git-dir >/dev/null 2>&1 || \
+		{ echo "make dist: needs a git checkout (it packs the files git tracks)" >&2; exit 1; }
+	git ls-files -z | xargs -0 sh -c 'for f; do [ ! -e "$$f" ] || printf "%s\0" "$$f"; done' sh | \
+		tar --null -T - --sort=name --owner=0 --group=0 --numeric-owner \
+			--mtime=@$$(git log -1 --format=%ct) --transform='flags=r;s,^,$(DIST)/,' -cf - | \
+		gzip -9n >$(DIST).tar.gz.tmp
+	mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+
+distcheck: dist
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && \
+	tar -C "$$d" -xzf $(DIST).tar.gz && \
+	(cd "$$d" && find $(DIST) | sort) >"$$d/unpacked" && \
+	$(MAKE) -C "$$d/$(DIST)" all man check && \
+	$(MAKE) -C "$$d/$(DIST)" install DESTDIR="$$d/destdir" && \
+	test -x "$$d/destdir$(SBINDIR)/hyperv-scheduler" && \
+	$(MAKE) -C "$$d/$(DIST)" clean && \
+	(cd "$$d" && find $(DIST) | sort) | diff -u "$$d/unpacked" - && \
+	echo "distcheck: $(DIST).tar.gz builds, passes make check and cleans up"
 
 -include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) tests/testfacts.d
 

@@ -1,11 +1,13 @@
+# shellcheck shell=bash
 # End to end under a running systemd-udevd: real add events for real loop devices. The test's
 # own udevd runs in a private mount namespace (its own /run, /dev and rule directories), so the
 # machine's rules, udev database and device nodes are untouched.
-. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/check.sh
+. "$(dirname "$0")/../check.sh"
 
 UDEVD=${UDEVD:-/lib/systemd/systemd-udevd}
 storm_size=200
-udevd= udevd_status= sink_pid= sink=
+udevd='' udevd_status='' sink_pid='' sink=''
 
 scheduler() { cat "/sys/block/$1/queue/scheduler"; }
 
@@ -47,6 +49,7 @@ start_udevd() {
         for l in "${ours[@]}"; do
                 nodes+=("$l" "$(cat "/sys/block/$l/dev")")
         done
+        # shellcheck disable=SC2016 # expanded by the inner shell
         unshare -m -- sh -c '
                 set -e
                 rule=$1 log=$2 notify=$3 udevd=$4
@@ -98,7 +101,7 @@ stop_sink() {
         sink_pid=
 }
 
-trap 'stop_udevd; stop_sink; cleanup' EXIT
+at_exit+=(stop_sink stop_udevd)
 
 udevadm_ns() { nsenter --mount --target "$udevd" udevadm "$@"; }
 
@@ -139,8 +142,8 @@ changed() {
                 sort
 }
 
-# on SCHEDULER LOOP...: the loops whose current scheduler is SCHEDULER.
-on() {
+# loops_on SCHEDULER LOOP...: the loops whose current scheduler is SCHEDULER.
+loops_on() {
         local want=$1 l
         shift
         for l; do
@@ -148,7 +151,26 @@ on() {
         done
 }
 
-if need_root "systemd-udevd with the rule"; then
+# The checks, each true or saying what it found.
+only_one_on_none() { is "the loops on none" "$(loops_on none "${storm[@]}" | xargs)" "$1"; }
+all_on_none() {
+        local left
+        left=$(loops_on mq-deadline "${storm[@]}" | wc -l)
+        [ "$left" = 0 ] || { echo "$left still on mq-deadline"; return 1; }
+}
+# logged FILE LOOP...: FILE holds one changed line per LOOP and nothing else.
+logged() {
+        local file=$1
+        shift
+        is "the syslog lines" "$(wc -l <"$file") lines: $(changed "$file" | xargs)" "$# lines: $(printf '%s\n' "$@" | sort | xargs)"
+}
+ran_and_succeeded() {
+        grep -qxF "$1: Process '$2' succeeded." "$work/udevd-auto.log" ||
+                { grep -F "$1" "$work/udevd-auto.log" | tail -5; return 1; }
+}
+printed_nothing() { ! grep -F "'$1'(" "$work/udevd-auto.log"; }
+
+if need_sysfs "systemd-udevd with the rule"; then
         if [ ! -x "$UDEVD" ]; then
                 fail "systemd-udevd with the rule" "$UDEVD is missing (package udev)"
                 finish
@@ -160,7 +182,7 @@ if need_root "systemd-udevd with the rule"; then
                 exit
         fi
 
-        ours=()
+        ours=() l=
         for _ in $(seq "$storm_size"); do
                 make_loop l || break
                 ours+=("$l")
@@ -185,7 +207,7 @@ if need_root "systemd-udevd with the rule"; then
         done
         devices=
         for group in "${!digits[@]}"; do
-                devices+=" $group[${digits[$group]}]"
+                devices+=" ${group}[${digits[$group]}]"
         done
         if [ ${#ours[@]} -lt "$storm_size" ]; then
                 skip "an event storm of $storm_size loops" "losetup made ${#ours[@]} loop devices; the storm has ${#storm[@]}"
@@ -199,7 +221,7 @@ if need_root "systemd-udevd with the rule"; then
 
         conf=$work/udevd.conf
         printf '%s\n' "mode = always" "devices =$devices" >"$conf"
-        capture "$HELPER" -c "$conf" --dry-run "${storm[0]}"
+        check "the test config reads without a warning" -- exits 0 "$HELPER" -c "$conf" --dry-run "${storm[0]}"
         if [ -n "$err" ]; then
                 fail "the test config reads without a warning" "$err"
                 finish
@@ -207,21 +229,24 @@ if need_root "systemd-udevd with the rule"; then
         fi
 
         # The test rule: the shipped one with the helper at this build's path (as SBINDIR
-        # would put it), loops let through, and the test's config.
-        helper=$(sed -n 's/^RUN+="\([^ ]*\) %k"$/\1/p' "$RULE")
-        mkdir "$work/rules.d"
-        sed "s|^RUN+=\"$helper |RUN+=\"$HELPER |" "$RULE" >"$work/shipped.rules"
-        sed -e 's/^KERNEL=="loop\*|/KERNEL=="/' -e "s|^RUN+=\"$HELPER %k\"$|RUN+=\"$HELPER --config $conf %k\"|" \
-                "$work/shipped.rules" >"$work/rules.d/60-hyperv-scheduler.rules"
+        # would put it) and the test's config, and loops let through.
+        shipped_run=$(grep '^RUN+="' "$RULE")
+        prog=${shipped_run#RUN+=\"}
+        prog=${prog%% *}
+        test_run="RUN+=\"$HELPER --config $conf ${shipped_run#RUN+=\""$prog" }"
         guard=$(grep '^KERNEL=="loop\*|' "$RULE")
-        want="-$guard
+        mkdir "$work/rules.d"
+        sed -e 's/^KERNEL=="loop\*|/KERNEL=="/' -e "s|^RUN+=\"$prog |RUN+=\"$HELPER --config $conf |" \
+                "$RULE" >"$work/rules.d/60-hyperv-scheduler.rules"
+        check "the test rule differs from the shipped one in the loop guard and the helper only" -- \
+                is "the difference" "$(diff --unchanged-line-format= --old-line-format='-%L' --new-line-format='+%L' \
+                "$RULE" "$work/rules.d/60-hyperv-scheduler.rules")" "-$guard
 +${guard/loop\*|/}
--RUN+=\"$HELPER %k\"
-+RUN+=\"$HELPER --config $conf %k\""
-        got=$(diff --unchanged-line-format= --old-line-format='-%L' --new-line-format='+%L' \
-                "$work/shipped.rules" "$work/rules.d/60-hyperv-scheduler.rules")
-        [ "$got" = "$want" ] && pass "the test rule differs from the shipped one in the loop guard and --config only" ||
-                fail "the test rule differs from the shipped one in the loop guard and --config only" "$got"
+-$shipped_run
++$test_run"
+        # What udevd logs it ran for a loop: the command less %k.
+        cmd=${test_run#RUN+=\"}
+        cmd=${cmd% %k\"}
 
         if ! start_sink; then
                 fail "start a syslog socket" "$(cat "$work/sink.err")"
@@ -234,79 +259,40 @@ if need_root "systemd-udevd with the rule"; then
                 exit
         fi
         pass "systemd-udevd starts in a private namespace"
-        read_rules=$(sed -n 's/^Reading rules file: //p' "$work/udevd.log")
-        [ "$read_rules" = /run/udev/rules.d/60-hyperv-scheduler.rules ] &&
-                pass "udevd reads the test rule and none of the machine's" ||
-                fail "udevd reads the test rule and none of the machine's" "$read_rules"
+        check "udevd reads the test rule and none of the machine's" -- is "the rule files read" \
+                "$(sed -n 's/^Reading rules file: //p' "$work/udevd.log")" /run/udev/rules.d/60-hyperv-scheduler.rules
         udevadm_ns control --log-level=info
 
         one=${storm[0]}
-        if events "$one"; then
-                [ "$(on none "${storm[@]}")" = "$one" ] &&
-                        pass "mode always: an add event puts its loop on none, and no other" ||
-                        fail "mode always: an add event puts its loop on none, and no other" \
-                                "loops on none: [$(on none "${storm[@]}" | xargs)]"
-        else
-                fail "mode always: an add event puts its loop on none, and no other" "trigger or settle failed"
-        fi
-        if ! drain "$work/syslog-always"; then
-                fail "syslog holds one line for it, at daemon.info" "the syslog socket did not answer"
-        elif [ "$(wc -l <"$work/syslog-always")" = 1 ] && [ "$(changed "$work/syslog-always")" = "$one" ]; then
-                pass "syslog holds one line for it, at daemon.info"
-        else
-                fail "syslog holds one line for it, at daemon.info" \
-                        "$(wc -l <"$work/syslog-always") lines: $(cat "$work/syslog-always")"
-        fi
+        check "mode always: an add event is handled" -- events "$one"
+        check "  it puts its loop on none, and no other" -- only_one_on_none "$one"
+        check "  syslog answers" -- drain "$work/syslog-always"
+        check "  and holds one line for it, at daemon.info" -- logged "$work/syslog-always" "$one"
 
         # At debug level udevd's log shows that it ran the helper, and what the helper printed.
         echo mq-deadline >"/sys/block/$one/queue/scheduler"
         printf '%s\n' "mode = auto" "devices =$devices" >"$conf"
         udevadm_ns control --log-level=debug
         from=$(($(wc -l <"$work/udevd.log") + 1))
-        events "$one" || fail "mode auto: events" "trigger or settle failed"
+        check "mode auto: an add event is handled" -- events "$one"
         udevadm_ns control --log-level=info
         tail -n +"$from" "$work/udevd.log" >"$work/udevd-auto.log"
-        cmd="$HELPER --config $conf $one"
-        grep -qxF "$one: Process '$cmd' succeeded." "$work/udevd-auto.log" &&
-                pass "mode auto: udevd ran the helper for the loop and it exited 0" ||
-                fail "mode auto: udevd ran the helper for the loop and it exited 0" \
-                        "$(grep -F "$one" "$work/udevd-auto.log" | tail -5)"
-        ! grep -qF "'$cmd'(" "$work/udevd-auto.log" &&
-                pass "mode auto: the helper prints nothing under udev" ||
-                fail "mode auto: the helper prints nothing under udev" "$(grep -F "'$cmd'(" "$work/udevd-auto.log")"
-        [[ $(scheduler "$one") == *"[mq-deadline]"* ]] &&
-                pass "mode auto on a machine that is not Hyper-V: the loop keeps mq-deadline" ||
-                fail "mode auto on a machine that is not Hyper-V: the loop keeps mq-deadline" "$(scheduler "$one")"
-        if ! drain "$work/syslog-auto"; then
-                fail "mode auto: nothing is logged" "the syslog socket did not answer"
-        elif [ -s "$work/syslog-auto" ]; then
-                fail "mode auto: nothing is logged" "$(cat "$work/syslog-auto")"
-        else
-                pass "mode auto: nothing is logged"
-        fi
+        check "  udevd ran the helper for the loop and it exited 0" -- ran_and_succeeded "$one" "$cmd $one"
+        check "  the helper printed nothing" -- printed_nothing "$cmd $one"
+        # A loop is no VMBus disk, on this machine whatever it is.
+        check "  the loop, no VMBus disk, keeps mq-deadline" -- scheduler_is "/sys/block/$one/queue/scheduler" mq-deadline
+        check "  syslog answers" -- drain "$work/syslog-auto"
+        check "  and holds nothing" -- logged "$work/syslog-auto"
 
         printf '%s\n' "mode = always" "devices =$devices" >"$conf"
-        if events "${storm[@]}"; then
-                echo "udevd: ${#storm[@]} events settled in $ms ms"
-                [ "$(on none "${storm[@]}" | wc -l)" = ${#storm[@]} ] &&
-                        pass "a storm of ${#storm[@]} add events puts every loop on none" ||
-                        fail "a storm of ${#storm[@]} add events puts every loop on none" \
-                                "$(on mq-deadline "${storm[@]}" | wc -l) still on mq-deadline"
-        else
-                fail "a storm of ${#storm[@]} add events puts every loop on none" "trigger or settle failed"
-        fi
-        if ! drain "$work/syslog-storm"; then
-                fail "syslog holds one line per loop of the storm" "the syslog socket did not answer"
-        elif [ "$(wc -l <"$work/syslog-storm")" = ${#storm[@]} ] &&
-                [ "$(changed "$work/syslog-storm")" = "$(printf '%s\n' "${storm[@]}" | sort)" ]; then
-                pass "syslog holds one line per loop of the storm"
-        else
-                fail "syslog holds one line per loop of the storm" "$(wc -l <"$work/syslog-storm") lines"
-        fi
+        check "a storm of ${#storm[@]} add events is handled" -- events "${storm[@]}"
+        echo "udevd: ${#storm[@]} events settled in $ms ms"
+        check "  every loop is on none" -- all_on_none
+        check "  syslog answers" -- drain "$work/syslog-storm"
+        check "  and holds one line per loop" -- logged "$work/syslog-storm" "${storm[@]}"
 
         stop_udevd
-        [ "$udevd_status" = 0 ] && pass "udevd stops on SIGTERM" ||
-                fail "udevd stops on SIGTERM" "exit status $udevd_status: $(tail -3 "$work/udevd.log")"
+        check "udevd stops on SIGTERM" -- is "its exit status" "$udevd_status" 0
 fi
 
 finish

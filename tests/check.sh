@@ -1,0 +1,154 @@
+# shellcheck shell=bash
+# The integration tests' harness, on top of tests/lib.sh: one `check NAME -- COMMAND` per case,
+# the assertions a COMMAND can be, counters, and `finish`. Each script in tests/integration
+# sources it and ends with `finish`.
+set -u
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name='test'
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+suite=$(basename "$0" .sh)
+passed=0 failed=0 skipped=0
+out='' err='' status=''
+
+# MEMCHECK=1: every run of the helper goes through valgrind's memcheck, and any error it
+# reports turns into exit status 99, which no test expects.
+if [ "${MEMCHECK:-}" = 1 ]; then
+        for var in HELPER TESTFACTS; do
+                real=${!var}
+                printf '#!/bin/sh\nexec valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "%s" "$@"\n' \
+                        "$real" >"$work/$var"
+                chmod 0755 "$work/$var"
+                printf -v "$var" '%s' "$work/$var"
+        done
+fi
+
+pass() { passed=$((passed + 1)); echo "PASS: $suite: $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $suite: $1: $2"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP: $suite: $1: $2"; }
+
+# check NAME -- COMMAND...: the case passes when COMMAND exits 0; otherwise what it printed
+# says why. COMMAND runs in this shell, so a `capture` in it leaves $out, $err and $status
+# for the checks that follow.
+check() {
+        local name=$1
+        shift
+        [ "${1:-}" = -- ] && shift
+        if "$@" >"$work/why" 2>&1; then
+                pass "$name"
+        else
+                fail "$name" "$(cat "$work/why")"
+        fi
+}
+
+# capture COMMAND...: runs COMMAND, keeping its stdout, stderr and exit status in $out, $err
+# and $status. Always succeeds.
+capture() {
+        "$@" >"$work/out" 2>"$work/err" </dev/null
+        status=$?
+        out=$(cat "$work/out")
+        err=$(cat "$work/err")
+        return 0
+}
+
+# The assertions. Each is true or says what it found instead.
+# exits N COMMAND...: captures COMMAND and wants exit status N.
+exits() {
+        local want=$1
+        shift
+        capture "$@"
+        [ "$status" = "$want" ] || { echo "exit status $status, expected $want; stderr: $err"; return 1; }
+}
+# is WHAT GOT WANT: GOT is exactly WANT.
+is() {
+        [ "$2" = "$3" ] || { printf '%s is\n  %s\nexpected\n  %s\n' "$1" "$2" "$3"; return 1; }
+}
+stdout_is() { is stdout "$out" "$1"; }
+stderr_is() { is stderr "$err" "$1"; }
+silent() { is "stdout and stderr" "$out$err" ""; }
+# has WHAT TEXT PART: TEXT contains PART, for output of which only a part is the contract.
+has() {
+        [[ $2 == *"$3"* ]] || { printf '%s lacks %s:\n%s\n' "$1" "$3" "$2"; return 1; }
+}
+stdout_has() { has stdout "$out" "$1"; }
+stderr_has() { has stderr "$err" "$1"; }
+# json_is EXPR WANT: a Python expression over the last stdout parsed as JSON, `d`, printed
+# by Python, is WANT. Fails when stdout is not JSON.
+json_is() {
+        local got
+        got=$(printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>&1) ||
+                { echo "stdout is not JSON ($got): $out"; return 1; }
+        [ "$got" = "$2" ] || { echo "the report says '$got', expected '$2'"; return 1; }
+}
+# disk NAME FIELD: a field of one device in the last JSON report.
+disk() { printf "[x['%s'] for x in d['devices'] if x['name']=='%s'][0]" "$2" "$1"; }
+# disk_is NAME ACTION/REASON: one device's action and reason in the last JSON report.
+disk_is() { json_is "$(disk "$1" action)+'/'+str($(disk "$1" reason))" "$2"; }
+# scheduler_is FILE NAME: the scheduler file (of a loop in /sys/block, or of a fake tree)
+# has NAME selected.
+scheduler_is() {
+        local got
+        got=$(cat "$1") || return 1
+        [[ $got == *"[$2]"* ]] || { echo "$1 reads '$got', not [$2]"; return 1; }
+}
+
+# on CPUID TREE COMMAND...: COMMAND over TREE with HYPERV_SCHEDULER_TEST_CPUID naming CPUID,
+# a file of tests/fixtures/cpuid: the testfacts build then sees that whole machine.
+on() {
+        local cpuid=$1 tree=$2
+        shift 2
+        in_tree "$tree" env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/$cpuid" "$@"
+}
+
+# Tests that need root run in CI, where missing root is itself a failure, and say SKIP
+# elsewhere (a package build, a developer without root).
+need_root() {
+        [ "$(id -u)" = 0 ] && return 0
+        if [ "${CI:-}" = true ]; then
+                fail "$1" "needs root, and CI must run it"
+        else
+                skip "$1" "needs root"
+        fi
+        return 1
+}
+
+# need_mounts NAME: root, and a /sys this process can bind over in a private namespace (a
+# build chroot without /sys cannot).
+need_mounts() {
+        need_root "$1" || return 1
+        if ! unshare -m -- mount -t tmpfs tmpfs /sys 2>/dev/null; then
+                skip "$1" "no private mount namespace with /sys here"
+                return 1
+        fi
+}
+
+# need_sysfs NAME: the kernel's own writable /sys, for real loop devices.
+need_sysfs() {
+        need_root "$1" || return 1
+        if [ ! -d /sys/class/block ]; then
+                skip "$1" "no sysfs at /sys"
+        elif [ ! -w /sys/class/block ] || grep -qE '^[^ ]+ /sys [^ ]+ ([^ ]*,)?ro[, ]' /proc/mounts; then
+                skip "$1" "/sys is read-only"
+        elif ! losetup -f >/dev/null 2>&1; then
+                skip "$1" "no free loop device"
+        else
+                return 0
+        fi
+        return 1
+}
+
+# A config file with these lines; prints its path. Each call makes a new file.
+config() {
+        local file
+        file=$(mktemp "$work/conf.XXXXXX") || return 1
+        printf '%s\n' "$@" >"$file"
+        chmod 0644 "$file"
+        echo "$file"
+}
+
+finish() {
+        echo "$suite: $passed passed, $failed failed, $skipped skipped"
+        echo "$passed $failed $skipped" >"${RESULTS:-/dev/null}"
+        [ "$failed" = 0 ]
+}
