@@ -204,3 +204,22 @@ check-vm:
 	VM_DEBS='$(VM_DEBS)' tests/vm/run
 
 .PHONY: check-vm
+
+# Shell scripts
+# Every shell script in the tree: the sourced *.sh and each file whose first line runs sh or
+# bash (debian/'s maintainer scripts too), less build output. -x follows the `source` lines.
+SHELLCHECK ?= shellcheck
+shellcheck:
+	@files=$$(find . \( -name .git -o -path ./tests/fuzz/build -o -path ./debian/hyperv-scheduler \
+		-o -path ./debian/.debhelper -o -path ./debian/tmp \) -prune -o -type f -print | \
+		LC_ALL=C sort | while read -r f; do \
+			case $$f in \
+			*.sh) echo "$$f" ;; \
+			*) if head -n 1 "$$f" | grep -qE '^#! */(usr/)?bin/(env +)?(ba|da)?sh( |$$)'; then \
+				echo "$$f"; fi ;; \
+			esac; \
+		done) && \
+	echo "shellcheck: $$(echo $$files | wc -w) scripts" && \
+	$(SHELLCHECK) -x $$files
+
+.PHONY: shellcheck

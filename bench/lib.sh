@@ -1,18 +1,21 @@
-# Shared by bench/cost, bench/scaling and bench/storm: the tools they need, a work directory
-# and loop devices undone at exit, the three meters (instructions, system calls, wall time),
-# fake Hyper-V guests in private mount namespaces, and tables printed as text and, when
-# BENCH_MD=FILE is set, appended to FILE as Markdown.
+# shellcheck shell=bash
+# Shared by bench/cost, bench/scaling and bench/storm, on top of tests/lib.sh (work directory,
+# loop devices, fake trees, private namespaces): the tools they need, the three meters
+# (instructions, system calls, wall time), and tables printed as text and, when BENCH_MD=FILE
+# is set, appended to FILE as Markdown.
 set -euo pipefail
 
 prog=bench/${0##*/}
-top=$(cd "$(dirname "$0")/.." && pwd)
-HELPER=${HELPER:-$top/hyperv-scheduler}
-NOCPUID=${NOCPUID:-$top/tests/hyperv-scheduler-nocpuid}
-MKTREE=$top/tests/fixtures/mktree
+lib_name=bench
+# shellcheck source=tests/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/lib.sh"
 BENCH_RUNS=${BENCH_RUNS:-50}
 if [ -n "${BENCH_MD:-}" ]; then
 	case $BENCH_MD in /*) ;; *) BENCH_MD=$PWD/$BENCH_MD ;; esac
 fi
+# CPUID for the testfacts build (HYPERV_SCHEDULER_TEST_CPUID): with a fake tree, a Hyper-V guest.
+# shellcheck disable=SC2034 # for the scripts that source this
+GUEST_CPUID=$FIXTURES/cpuid/hyperv-guest
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -36,38 +39,14 @@ need_root() {
 need_built() {
 	local f
 	for f; do
-		[ -x "$f" ] || die "no $f: run 'make hyperv-scheduler tests/hyperv-scheduler-nocpuid' first"
+		[ -x "$f" ] || die "no $f: run 'make hyperv-scheduler tests/hyperv-scheduler-testfacts' first"
 	done
 }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/hyperv-scheduler-bench.XXXXXX")
-loops=()
-loop_files=()
-
-# Only the loop devices this script attached, and only while they still hold its file.
-cleanup() {
-	local status=$? i
-	for i in "${!loops[@]}"; do
-		[ "$(losetup -n -O BACK-FILE "${loops[$i]}" 2>/dev/null)" = "${loop_files[$i]}" ] || continue
-		losetup -d "${loops[$i]}" || echo "$prog: cannot detach ${loops[$i]}" >&2
-	done
-	rm -rf "$work"
-	[ "$status" != 0 ] || echo "$prog: done in ${SECONDS} s" >&2
-}
-trap cleanup EXIT
+bench_done() { [ "$lib_status" != 0 ] || echo "$prog: done in ${SECONDS} s" >&2; }
+at_exit+=(bench_done)
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-# make_loop VAR: a loop device over a sparse 8 MiB file in the work directory; its kernel name
-# goes into VAR. Not a command substitution: the list of loops to detach stays in this shell.
-make_loop() {
-	local _file="$work/loop-${#loops[@]}.img" _dev
-	truncate -s 8M "$_file"
-	_dev=$(losetup -f --show "$_file") || die "cannot attach a loop device to '$_file'"
-	loops+=("$_dev")
-	loop_files+=("$(losetup -n -O BACK-FILE "$_dev")")
-	printf -v "$1" '%s' "${_dev#/dev/}"
-}
 
 # set_scheduler DEVICE NAME: a write to queue/scheduler can take tens of milliseconds even
 # when it names the scheduler in use, so NAME is written only when it is not the current one.
@@ -170,23 +149,6 @@ inclusive() {
 				if (fn in v && ir + 0 > v[fn]) v[fn] = ir + 0
 			}
 			END { for (i = 1; i <= n; i++) print v[w[i]] }'
-}
-
-# make_tree N: a fake Hyper-V guest with N storvsc disks (tests/fixtures/mktree many N) in
-# the work directory; prints its root.
-make_tree() {
-	local dir=$work/tree-$1
-	[ -d "$dir" ] || "$MKTREE" many "$1" "$dir" >/dev/null || die "mktree many $1 failed"
-	echo "$dir"
-}
-
-# in_tree TREE COMMAND...: COMMAND with TREE's sys over /sys and an empty /run (no udev
-# database), in a private mount namespace. libudev trusts a /sys that is no sysfs only with
-# SYSTEMD_DEVICE_VERIFY_SYSFS=0 in the environment: event_env carries it.
-in_tree() {
-	# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
-	unshare -m -- sh -c 'mount --bind "$0/sys" /sys && mount -t tmpfs bench-run /run &&
-		exec "$@"' "$@"
 }
 
 # Numbers for people: 1234567 -> 1,234,567; ratio A B -> A/B with two decimals.

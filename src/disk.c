@@ -42,6 +42,14 @@ int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
         return 0;
 }
 
+int disk_open_event(struct udev *udev, const char *syspath, struct udev_device **out) {
+        errno = 0;
+        *out = udev_device_new_from_syspath(udev, syspath);
+        if (!*out)
+                return errno == 0 || errno == ENOENT ? -ENODEV : -errno;
+        return 0;
+}
+
 void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event) {
         const char *skip;
 

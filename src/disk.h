@@ -32,6 +32,10 @@ struct write_outcome {
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
               struct udev_device **out);
 
+/* Opens the event's own device from its syspath (/sys + $DEVPATH): the rule let only block
+ * devices through, so no lookup by name and no subsystem check. Returns as disk_open(). */
+int disk_open_event(struct udev *udev, const char *syspath, struct udev_device **out);
+
 /* Fills f with the device's cheap attributes; the strings stay owned by the device.
  * from_event takes the event's properties (DEVTYPE, HYPERV_SCHEDULER) from the environment, as
  * udev passes them to the programs an event runs: only for the event's own device. */

@@ -156,9 +156,16 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
                          struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
+        const char *base = o->event_syspath ? strrchr(o->event_syspath, '/') : NULL;
         struct udev_device *dev;
-        int r = disk_open(udev, arg, kind, &dev);
         char msg[160];
+        int r;
+
+        /* The event's own disk: udev gave its syspath, no lookup by name is needed. */
+        if (kind == DEVNAME_KERNEL && base && streq(base + 1, arg))
+                r = disk_open_event(udev, o->event_syspath, &dev);
+        else
+                r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
                 handle_device(o, udev, c, m, dev, res);

@@ -77,8 +77,13 @@ stderr_has() { has stderr "$err" "$1"; }
 # by Python, is WANT. Fails when stdout is not JSON.
 json_is() {
         local got
-        got=$(printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); print($1)" 2>&1) ||
-                { echo "stdout is not JSON ($got): $out"; return 1; }
+        got=$(printf '%s' "$out" | python3 -c '
+import json, sys
+try:
+    d = json.load(sys.stdin)
+except ValueError as e:
+    sys.exit("stdout is not JSON (%s)" % e)
+print(eval(sys.argv[1]))' "$1" 2>&1) || { printf '%s: %s\n' "$got" "$out"; return 1; }
         [ "$got" = "$2" ] || { echo "the report says '$got', expected '$2'"; return 1; }
 }
 # disk NAME FIELD: a field of one device in the last JSON report.

@@ -296,7 +296,7 @@ static const struct machine hyperv_machines[] = {
                 /* Only another hypervisor's signature up there means emulation. */
                 .name = "Hyper-V's own signature repeated at 0x40000100",
                 HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
-                .alt_sig = "Microsoft Hv", DMI_GEN2(LOCAL_ASSET_TAG),
+                .alt_sig = HV_SIGNATURE, DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
                 .evidence = { "CreatePartitions and CpuManagement clear: a guest" },
         },
@@ -582,12 +582,12 @@ START_TEST(signature_helper_is_little_endian) {
         struct cpuid_regs r = { 0 };
         char sig[13];
 
-        set_signature(&r, "Microsoft Hv");
+        set_signature(&r, HV_SIGNATURE);
         ck_assert_uint_eq(r.ebx, 0x7263694du);
         ck_assert_uint_eq(r.ecx, 0x666f736fu);
         ck_assert_uint_eq(r.edx, 0x76482074u);
         cpuid_signature(&r, sig);
-        ck_assert_mem_eq(sig, "Microsoft Hv", 13);
+        ck_assert_mem_eq(sig, HV_SIGNATURE, 13);
 }
 END_TEST
 
@@ -605,7 +605,7 @@ static const struct {
         const char *sig;
         const char *name;
 } signatures[] = {
-        { "Microsoft Hv", "microsoft" },
+        { HV_SIGNATURE, "microsoft" },
         { "KVMKVMKVM\0\0\0", "kvm" },
         { "Linux KVM Hv", "kvm" },
         { "XenVMMXenVMM", "xen" },

@@ -33,7 +33,7 @@ check "  and says so" -- stderr_is "hyperv-scheduler: --all and device names exc
 while IFS='|' read -r name arg why; do
         printf -v arg '%b' "$arg"
         check "invalid name $name exits 2" -- exits 2 "$HELPER" -c /dev/null "$arg"
-        check "  with the message" -- stderr_is "hyperv-scheduler: invalid device name $why"
+        check "  with the message" -- stderr_is "hyperv-scheduler: cannot use $why"
 done <<'TABLE'
 ../../etc/passwd|../../etc/passwd|'../../etc/passwd': a kernel name has no '/'; give /dev/NAME or a /sys path
 sda/../../x|sda/../../x|'sda/../../x': a kernel name has no '/'; give /dev/NAME or a /sys path
@@ -49,10 +49,10 @@ check "invalid name of 300 characters exits 2" -- exits 2 "$HELPER" "$long"
 check "  and says it is too long" -- stderr_has "longer than a kernel name can be"
 
 check "a character device is not a block device" -- exits 2 "$HELPER" -c /dev/null /dev/null
-check "  and says so" -- stderr_is "hyperv-scheduler: cannot find block device '/dev/null': not a block device"
+check "  and says so" -- stderr_is "hyperv-scheduler: cannot find '/dev/null': not a block device"
 
 check "a disk that does not exist, named by a person, exits 2" -- exits 2 "$HELPER" -c /dev/null nosuchdisk0
-check "  and says so" -- stderr_is "hyperv-scheduler: cannot find block device 'nosuchdisk0': No such device"
+check "  and says so" -- stderr_is "hyperv-scheduler: cannot find 'nosuchdisk0': No such device"
 
 # The report on this machine's own disks, whatever they are (none, in a build chroot).
 check "no arguments reports on every disk here and exits 0" -- exits 0 "$HELPER" -c /dev/null

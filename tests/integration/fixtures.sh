@@ -29,9 +29,9 @@ sdaa would-change/None
 sr0 would-change/None
 nvme0n1 already/None
 loop0 skipped/not-vmbus
-dm-0 skipped/not-configurable
-md0 skipped/not-configurable
-zram0 skipped/not-configurable
+dm-0 skipped/no-scheduler
+md0 skipped/no-scheduler
+zram0 skipped/no-scheduler
 TABLE
         check "  sda's scheduler is mq-deadline" -- json_is "$(disk sda current)" mq-deadline
         check "  sda's target is none" -- json_is "$(disk sda target)" none
@@ -67,7 +67,7 @@ TABLE
         check "a write that does not read back as selected fails with exit 1" -- \
                 exits 1 guest "$azure" -c "$conf" sda
         check "  the message names the path and what it read" -- stderr_is \
-                "hyperv-scheduler: wrote 'none' to '$sda_path/queue/scheduler' but it reads back 'none\\n[mq-deadline] kyber bfq \\n'"
+                "hyperv-scheduler: cannot set '$sda_path/queue/scheduler': wrote 'none', it reads back 'none\\n[mq-deadline] kyber bfq \\n'"
         cp "$work/sda_sched" "$sda_sched"
         check "  nothing but sda's scheduler was written" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
 
@@ -81,8 +81,8 @@ garbage|%%$#@!\n|skipped/no-suitable-scheduler
 no brackets|none mq-deadline\n|would-change/None
 two brackets|[none] [mq-deadline]\n|skipped/no-suitable-scheduler
 only bfq|[bfq] mq-deadline\n|skipped/no-suitable-scheduler
-empty|\n|skipped/not-configurable
-a NUL byte|none\0[mq-deadline]\n|skipped/not-configurable
+empty|\n|skipped/no-scheduler
+a NUL byte|none\0[mq-deadline]\n|skipped/no-scheduler
 TABLE
         head -c 4096 /dev/zero | tr '\0' 'x' >"$sda_sched"
         check "scheduler file of 4 KiB: exit 0" -- exits 0 guest "$azure" -c "$conf" --dry-run --json sda
@@ -116,14 +116,14 @@ TABLE
                                 -ex run -ex "shell rm -rf '$dir'" -ex continue --args "$TESTFACTS" -c "$conf")
                         if [ $who = udev ]; then
                                 check "under udev a disk removed before the write is no failure" -- \
-                                        exits 0 on hyperv-guest "$work/vanish" env ACTION=add DEVTYPE=disk "${debug[@]}" sda
+                                        exits 0 on hyperv-guest "$work/vanish" "${debug[@]}" --udev sda
                                 check "  it exits 0" -- stdout_has "exited normally"
                         else
                                 check "for a person a disk removed before the write fails" -- \
                                         exits 0 on hyperv-guest "$work/vanish" "${debug[@]}" sda
                                 check "  with exit 1" -- stdout_has "exited with code 01"
                                 check "  naming the path and errno" -- has "the output" "$out$err" \
-                                        "hyperv-scheduler: cannot write 'none' to '${sda_path}/queue/scheduler': No such file or directory"
+                                        "hyperv-scheduler: cannot write '$sda_path/queue/scheduler': No such file or directory"
                         fi
                 done
         fi
@@ -171,7 +171,7 @@ TABLE
         check "  sda is skipped as zoned" -- disk_is sda skipped/zoned
 
         check "bare none, as a bio-based queue prints: exit 0" -- exits 0 guest "$(make_tree barenone)" -c "$conf" --json
-        check "  sda cannot be configured" -- disk_is sda skipped/not-configurable
+        check "  sda has no scheduler" -- disk_is sda skipped/no-scheduler
 
         check "the text report: exit 0" -- exits 0 guest "$azure" -c "$conf"
         check "  heads with the verdict and flavour" -- is "the first line" "${out%%$'\n'*}" "Hyper-V guest (Azure, Gen 2):"

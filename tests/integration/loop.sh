@@ -60,7 +60,7 @@ if need_sysfs "real-kernel loop tests"; then
         check "a read-only /sys fails the write with exit 1" -- exits 1 unshare -m -- sh -c \
                 'mount --bind /sys /sys && mount -o remount,bind,ro /sys && exec "$@"' sh "$HELPER" -c "$conf" "$loop"
         check "  the message names the path and EROFS" -- \
-                stderr_is "hyperv-scheduler: cannot write 'none' to '$syspath/queue/scheduler': Read-only file system"
+                stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Read-only file system"
         check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
 
         if command -v setpriv >/dev/null; then
@@ -71,7 +71,7 @@ if need_sysfs "real-kernel loop tests"; then
                 check "  and says would-change" -- disk_is "$loop" would-change/None
                 check "an unprivileged write fails with exit 1" -- exits 1 "${nobody[@]}" "$HELPER" -c "$conf" "$loop"
                 check "  the message names the path and EACCES" -- \
-                        stderr_is "hyperv-scheduler: cannot write 'none' to '$syspath/queue/scheduler': Permission denied"
+                        stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Permission denied"
                 check "  the unprivileged runs wrote nothing" -- scheduler_is "$sched" mq-deadline
         else
                 skip "unprivileged runs" "setpriv is missing"

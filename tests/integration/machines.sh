@@ -73,7 +73,7 @@ if need_mounts "machines"; then
 hyper-v gen1|hyperv-guest|legacy|-|yes|debian|hyperv-guest microsoft gen1|would-change/None
 hyper-v gen2|hyperv-guest|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
 azure|hyperv-guest|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
-azure l1vh|hyperv-l1vh|azure|azure|yes|debian|hyperv-guest microsoft azure l1vh gen2|would-change/None
+azure l1vh|hyperv-l1vh|azure|azure|yes|debian|hyperv-guest microsoft l1vh azure gen2|would-change/None
 hyper-v root|hyperv-root|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
 hyper-v root on nutanix hardware|hyperv-root|azure|nutanix|no|debian|hyperv-root microsoft|skipped/not-hyperv
 hyper-v root on amazon hardware|hyperv-root|azure|amazon|no|debian|hyperv-root microsoft|skipped/not-hyperv

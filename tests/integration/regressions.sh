@@ -1,0 +1,111 @@
+# shellcheck shell=bash
+# Defects that show only through the binary, one case each: a report that changes a real
+# disk stays valid JSON, the change line names the old scheduler, udev's facts count only
+# with --udev and only for the event's own device, the last hyperv_scheduler= wins, a disk
+# offering only [none] is already on none, and a failed enumeration names the real errno.
+# shellcheck source=tests/check.sh
+. "$(dirname "$0")/../check.sh"
+
+if need_sysfs "a report that switches a real loop device"; then
+        loop=
+        if make_loop loop; then
+                sched=/sys/block/$loop/queue/scheduler
+                conf=$(config "mode = always" "devices = $loop")
+                echo mq-deadline >"$sched"
+                check "--json on a loop it switches: exit 0" -- exits 0 "$HELPER" -c "$conf" --json "$loop"
+                check "  stdout is one JSON report, the loop changed" -- \
+                        json_is "[(x['name'], x['action'], x['current']) for x in d['devices']]" \
+                        "[('$loop', 'changed', 'none')]"
+                check "  the change line is on stderr" -- stderr_is "$loop: mq-deadline -> none"
+                check "  and the kernel has none" -- scheduler_is "$sched" none
+
+                # Each scheduler the kernel lists after the switch at another place than before.
+                for old in mq-deadline kyber bfq; do
+                        echo "$old" >"$sched" 2>/dev/null || continue
+                        check "the change line names the old scheduler, $old: exit 0" -- exits 0 "$HELPER" -c "$conf" "$loop"
+                        check "  $loop: $old -> none" -- stdout_is "$loop: $old -> none"
+                done
+
+                # ACTION exported by a script that runs the helper is no udev event.
+                echo mq-deadline >"$sched"
+                check "ACTION, DEVTYPE and HYPERV_SCHEDULER without --udev: exit 0" -- \
+                        exits 0 env ACTION=add DEVTYPE=partition HYPERV_SCHEDULER=skip "$HELPER" -c "$conf" "$loop"
+                check "  the disk is changed as for a person" -- stdout_is "$loop: mq-deadline -> none"
+        else
+                fail "make a loop device" "losetup failed"
+        fi
+fi
+
+check "ACTION in the environment without --udev: a missing disk exits 2" -- \
+        exits 2 env ACTION=add "$HELPER" -c /dev/null nosuchdisk0
+check "  and says so" -- stderr_is "hyperv-scheduler: cannot find 'nosuchdisk0': No such device"
+check "with --udev a disk that vanished is no failure" -- exits 0 "$HELPER" -c /dev/null --udev nosuchdisk0
+check "  and prints nothing" -- silent
+
+if need_mounts "fake guests"; then
+        azure=$(make_tree azure)
+        conf=$(config "mode = auto")
+        sda=$(cd -P "$azure/sys/class/block/sda" && pwd)
+        sda=${sda#"$azure/sys"}
+        # guest [VAR=VALUE...] ARGS...: a report on the fake guest with VARs in its environment.
+        guest() {
+                local vars=()
+                while [[ $1 == *=* ]]; do
+                        vars+=("$1")
+                        shift
+                done
+                on hyperv-guest "$azure" env "${vars[@]}" "$TESTFACTS" -c "$conf" --dry-run --json "$@"
+        }
+
+        # udev's facts come from its environment only for the event's device, /sys$DEVPATH.
+        check "--udev, the event's disk opted out: exit 0" -- exits 0 \
+                guest DEVPATH="$sda" DEVTYPE=disk HYPERV_SCHEDULER=skip --udev sda sdaa
+        check "  sda, the event's disk, is opted out" -- disk_is sda skipped/opted-out
+        check "  sdaa, another disk, is not" -- disk_is sdaa would-change/None
+        check "--udev, the event's device a partition: exit 0" -- exits 0 \
+                guest DEVPATH="$sda" DEVTYPE=partition --udev sda sdaa
+        check "  sda is taken for a partition" -- disk_is sda skipped/partition
+        check "  sdaa still for a disk" -- disk_is sdaa would-change/None
+        check "--udev, the event of another device: exit 0" -- exits 0 \
+                guest DEVPATH=/devices/virtual/block/loop0 DEVTYPE=partition HYPERV_SCHEDULER=skip --udev sda
+        check "  sda is read from sysfs" -- disk_is sda would-change/None
+        check "the same environment without --udev: exit 0" -- exits 0 \
+                guest ACTION=add DEVPATH="$sda" DEVTYPE=partition HYPERV_SCHEDULER=skip sda
+        check "  is not udev's: sda is a disk to change" -- disk_is sda would-change/None
+
+        # The kernel command line, bind-mounted over /proc/cmdline: the last value wins.
+        while IFS='|' read -r line want; do
+                echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 $line" >"$work/cmdline"
+                check "cmdline '$line': exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                        env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" \
+                        "$TESTFACTS" -c "$conf" --dry-run --json sda
+                check "  mode ${want% *}, from the command line: ${want#* }" -- \
+                        json_is "d['policy']['mode'] + ' ' + str(d['policy']['mode_from_cmdline'])" "$want"
+        done <<'TABLE'
+hyperv_scheduler=offf hyperv_scheduler=off|off True
+hyperv_scheduler=off quiet hyperv_scheduler=always|always True
+hyperv_scheduler=always hyperv_scheduler=off|off True
+hyperv_scheduler=off hyperv_scheduler=offf|auto False
+TABLE
+        check "  a bad last value is named" -- stderr_is \
+                "hyperv-scheduler: ignoring the last hyperv_scheduler= on the kernel command line: expected auto, always or off"
+
+        # Only [none]: mq-deadline built as a module and not loaded (Debian 13's cloud kernel).
+        cp -a "$azure" "$work/only-none"
+        printf '[none] \n' >"$work/only-none/sys/class/block/sda/queue/scheduler"
+        check "a disk offering only [none]: exit 0" -- \
+                exits 0 on hyperv-guest "$work/only-none" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  is already on none" -- disk_is sda already/None
+        check "  its target is none" -- json_is "$(disk sda target)" none
+
+        # A /sys/class/block that cannot be read: the error is the real one.
+        cp -a "$azure" "$work/loop-link"
+        rm -rf "$work/loop-link/sys/class/block"
+        ln -s block "$work/loop-link/sys/class/block"
+        check "an unreadable /sys/class/block: exit 1" -- \
+                exits 1 on hyperv-guest "$work/loop-link" "$TESTFACTS" -c "$conf" --dry-run
+        check "  naming the path and the errno" -- \
+                stderr_is "hyperv-scheduler: cannot enumerate '/sys/class/block': Too many levels of symbolic links"
+fi
+
+finish
