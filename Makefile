@@ -196,6 +196,20 @@ bench: hyperv-scheduler tests/hyperv-scheduler-testfacts
 
 .PHONY: bench
 
+# Whole guests
+# `make check-vm` (root; mmdebstrap, qemu-system-x86, qemu-system-arm, qemu-efi-aarch64,
+# qemu-user-static, jq and the Debian archive; 6 minutes on 2 shared CPUs with VM_DEBS, plus the
+# package builds otherwise; 13 boots under TCG, two at a time) boots the package in
+# Debian 12 and 13 guest images under QEMU, each boot a first boot, and checks what coldplug,
+# hot-add, the kernel command line, broken configs and the package's own install, upgrade and
+# purge do to the guest's disks (tests/vm/). Not part of `make check`. VM_DEBS=DIR takes the
+# packages from DIR/bookworm, DIR/trixie and DIR/arm64 instead of building them (the arm64 one
+# is cross-built when DIR has none).
+check-vm:
+	VM_DEBS='$(VM_DEBS)' tests/vm/run
+
+.PHONY: check-vm
+
 # Shell scripts
 # Every shell script in the tree: the sourced *.sh and each file whose first line runs sh or
 # bash (debian/'s maintainer scripts too), less build output. -x follows the `source` lines.
