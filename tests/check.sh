@@ -13,7 +13,10 @@ passed=0 failed=0 skipped=0
 out='' err='' status=''
 
 # MEMCHECK=1: every run of the helper goes through valgrind's memcheck, and any error it
-# reports turns into exit status 99, which no test expects.
+# reports turns into exit status 99, which no test expects. HELPER_BIN stays the binary itself,
+# the argv[0] that getopt's own messages name.
+# shellcheck disable=SC2034 # read by the test scripts
+HELPER_BIN=$HELPER
 if [ "${MEMCHECK:-}" = 1 ]; then
         for var in HELPER TESTFACTS; do
                 real=${!var}

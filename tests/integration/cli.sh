@@ -24,7 +24,7 @@ check "the Debian changelog carries the version in VERSION" -- \
 
 # getopt's own message names the program as it was called.
 check "an unknown option is a usage error" -- exits 2 "$HELPER" --no-such-option
-check "  getopt names the option" -- stderr_is "$HELPER: unrecognized option '--no-such-option'"
+check "  getopt names the option" -- stderr_is "$HELPER_BIN: unrecognized option '--no-such-option'"
 
 check "--all with device names is a usage error" -- exits 2 "$HELPER" --all sda
 check "  and says so" -- stderr_is "hyperv-scheduler: --all and device names exclude each other"
