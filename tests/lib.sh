@@ -17,7 +17,7 @@ MKTREE=$top/tests/fixtures/mktree
 FIXTURES=$top/tests/fixtures
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hyperv-scheduler-${lib_name:-test}.XXXXXX") || exit 1
-loops=() loop_files=() at_exit=()
+loops=() loop_files=() loop_schedulers=() at_exit=()
 
 # The exit status the script ends with is in $lib_status for the at_exit commands.
 lib_cleanup() {
@@ -27,10 +27,14 @@ lib_cleanup() {
         for ((i = ${#at_exit[@]} - 1; i >= 0; i--)); do
                 eval "${at_exit[$i]}"
         done
-        # Only the loops this script attached, and only while they still hold its file.
+        # Only the loops this script attached, and only while they still hold its file. A loop
+        # node keeps its scheduler when it is detached: the one it had goes back first.
         for i in "${!loops[@]}"; do
                 [ "$(losetup -n -O BACK-FILE "${loops[$i]}" 2>/dev/null)" = "${loop_files[$i]}" ] ||
                         continue
+                [ -z "${loop_schedulers[$i]}" ] ||
+                        echo "${loop_schedulers[$i]}" >"/sys/block/${loops[$i]#/dev/}/queue/scheduler" ||
+                        echo "cannot restore the scheduler of ${loops[$i]}" >&2
                 losetup -d "${loops[$i]}" || echo "cannot detach ${loops[$i]}" >&2
         done
         rm -rf "$work"
@@ -39,12 +43,14 @@ trap lib_cleanup EXIT
 
 # make_loop VAR: a loop device over a sparse 8 MiB file in the work directory; its kernel name
 # goes into VAR. Not a command substitution: the list of loops to detach stays in this shell.
+# The node may be one another run left on some scheduler: that one is put back at exit.
 make_loop() {
         local file="$work/loop-${#loops[@]}.img" dev
         truncate -s 8M "$file" || return 1
         dev=$(losetup -f --show "$file") || return 1
         loops+=("$dev")
         loop_files+=("$(losetup -n -O BACK-FILE "$dev")")
+        loop_schedulers+=("$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/${dev#/dev/}/queue/scheduler" 2>/dev/null)")
         printf -v "$1" '%s' "${dev#/dev/}"
 }
 

@@ -73,6 +73,21 @@ if need_sysfs "real-kernel loop tests"; then
                         stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Permission denied"
                 check "  the unprivileged runs wrote nothing" -- scheduler_is "$sched" mq-deadline
         fi
+
+        # A loop node keeps its scheduler after it is detached, and the next run that gets the
+        # node borrows it: tests/lib.sh puts back the one the node had. A script that makes a
+        # loop and switches it prints the node and what it had; after it exits, the node has that.
+        # shellcheck disable=SC2016 # expanded by the inner shell
+        borrowed=$(lib_name=restore bash -c '
+                . "$1"
+                make_loop l || exit 1
+                s=/sys/block/$l/queue/scheduler
+                had=$(sed -n "s/.*\[\(.*\)\].*/\1/p" "$s")
+                if [ "$had" = none ]; then echo mq-deadline >"$s"; else echo none >"$s"; fi
+                echo "$l $had"' sh "$top/tests/lib.sh")
+        borrowed_had=${borrowed#* } borrowed=${borrowed%% *}
+        check "tests/lib.sh gives a loop node back on the scheduler it had" -- \
+                scheduler_is "/sys/block/$borrowed/queue/scheduler" "$borrowed_had"
 fi
 
 finish
