@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -102,12 +103,30 @@ void log_msg(int priority, const char *fmt, ...) {
         va_end(ap);
 }
 
+int log_write_stdout(const char *text, size_t len) {
+        fflush(stdout);
+        while (len > 0) {
+                ssize_t n = write(STDOUT_FILENO, text, len);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0) {
+                        log_msg(LOG_ERR, "cannot write to standard output: %s",
+                                strerror(n < 0 ? errno : EIO));
+                        return -1;
+                }
+                text += n;
+                len -= (size_t) n;
+        }
+        return 0;
+}
+
 int log_close_stdout(void) {
-        bool failed = ferror(stdout) != 0;
+        bool failed = ferror(stdout) != 0, pending = __fpending(stdout) != 0;
         int error = 0;
 
         /* As gnulib's close_stdout(): a stdout that was closed and never written to is fine. */
-        if (fclose(stdout) != 0 && (failed || errno != EBADF)) {
+        if (fclose(stdout) != 0 && (failed || pending || errno != EBADF)) {
                 failed = true;
                 error = errno;
         }

@@ -1,6 +1,7 @@
 /* Where messages go: stdout and stderr, or syslog under udev (--udev). */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
 #include <syslog.h>
 
 enum verbosity {
@@ -17,6 +18,10 @@ void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v);
  * which is opened only when needed, or to /dev/kmsg when no syslog listens on /dev/log. */
 __attribute__((format(printf, 2, 3)))
 void log_msg(int priority, const char *fmt, ...);
+
+/* Writes text to stdout whole, past stdio, so that a failure names its own errno. Returns 0,
+ * or -1 after logging why. */
+int log_write_stdout(const char *text, size_t len);
 
 /* Closes stdout and checks that it took everything written to it, as gnulib's close_stdout().
  * Returns 0, or -1 after logging why. */

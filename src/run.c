@@ -386,10 +386,25 @@ enum exit_status run(const struct run_options *o) {
                 /* qsort's array must not be NULL, even for no element. */
                 if (o->n_devices == 0 && res.n > 0)
                         qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
-                if (o->json)
-                        report_json(stdout, &r);
-                else
-                        report_text(stdout, &r);
+                /* Built in memory and written whole: a report is long, and a stdio buffer that
+                 * fails half-way loses the errno. */
+                char *text = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&text, &len);
+
+                if (f) {
+                        if (o->json)
+                                report_json(f, &r);
+                        else
+                                report_text(f, &r);
+                }
+                if (!f || fclose(f) != 0) {
+                        log_msg(LOG_ERR, "cannot write the report: %s", strerror(ENOMEM));
+                        worsen(&res, EXIT_FAILED);
+                } else if (log_write_stdout(text, len) < 0) {
+                        worsen(&res, EXIT_FAILED);
+                }
+                free(text);
         }
         free(res.disks);
         udev_unref(udev);
