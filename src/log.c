@@ -54,6 +54,7 @@ static bool syslog_listens(void) {
 
 /* Early in boot or in an initramfs there is no syslog yet: the kernel's log takes the line, in
  * the form udev's own helpers use (systemd src/basic/log.c, write_to_kmsg()). */
+__attribute__((format(printf, 2, 0)))
 static void to_kmsg(int priority, const char *fmt, va_list ap) {
         static int fd = -2;
         char msg[1024];
