@@ -42,6 +42,28 @@ the text report to a closed stdout|closed|-c /dev/null|Bad file descriptor
 TABLE
 check "a usage error to /dev/full keeps its exit 2" -- exits 2 full "$HELPER" -c /dev/null "sd a"
 
+# Out of memory for the config: nothing is changed, and no false "No such file". The limit
+# is found by trying: the lowest data limit under which the helper starts and then fails on
+# the config's 64 KiB buffer.
+conf=$(config "mode = off")
+limit=''
+if command -v prlimit >/dev/null && [ "${MEMCHECK:-}" != 1 ]; then
+        for kib in $(seq 64 16 1024); do
+                capture prlimit --data=$((kib * 1024)) "$HELPER" -c "$conf" --all
+                if [[ $err == *"cannot read '$conf': Cannot allocate memory"* ]]; then
+                        limit=$((kib * 1024))
+                        break
+                fi
+        done
+fi
+if [ -n "$limit" ]; then
+        check "no memory for the config: exit 1" -- exits 1 prlimit --data="$limit" "$HELPER" -c "$conf" --all
+        check "  says so, and nothing else" -- \
+                stderr_is "hyperv-scheduler: cannot read '$conf': Cannot allocate memory, nothing is changed"
+else
+        skip "no memory for the config" "no prlimit, or no data limit under which the helper starts (valgrind, sanitizers)"
+fi
+
 # --quiet hides the change lines, never a warning: the package's `--all --quiet` on upgrade.
 bad=$(config "mode = off" "colour = blue")
 check "--all --quiet with a bad config line: exit 0" -- exits 0 "$HELPER" -c "$bad" --all --quiet
