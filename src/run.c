@@ -240,8 +240,7 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                         worsen(res, EXIT_FAILED);
                 else
                         write_disk(o, dev, d, res);
-        }
-        else if (dd->decision == DECISION_SKIP)
+        } else if (dd->decision == DECISION_SKIP)
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
         else if (dd->decision == DECISION_ALREADY)
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
@@ -319,6 +318,32 @@ static int by_name(const void *a, const void *b) {
                           ((const struct disk_result *) b)->name);
 }
 
+/* The report is built in memory and written whole: it can be long, and a stdio buffer that
+ * fails half-way loses the errno. Returns 0, or -1 after logging why. */
+static int print_report(bool json, const struct report *r) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        int ret;
+
+        if (!f) {
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
+                return -1;
+        }
+        if (json)
+                report_json(f, r);
+        else
+                report_text(f, r);
+        if (fclose(f) != 0) {
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
+                ret = -1;
+        } else {
+                ret = log_write_stdout(text, len);
+        }
+        free(text);
+        return ret;
+}
+
 enum exit_status run(const struct run_options *o) {
         bool report = o->dry_run || o->json;
         bool full = wants_all_facts(o);
@@ -386,25 +411,8 @@ enum exit_status run(const struct run_options *o) {
                 /* qsort's array must not be NULL, even for no element. */
                 if (o->n_devices == 0 && res.n > 0)
                         qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
-                /* Built in memory and written whole: a report is long, and a stdio buffer that
-                 * fails half-way loses the errno. */
-                char *text = NULL;
-                size_t len = 0;
-                FILE *f = open_memstream(&text, &len);
-
-                if (f) {
-                        if (o->json)
-                                report_json(f, &r);
-                        else
-                                report_text(f, &r);
-                }
-                if (!f || fclose(f) != 0) {
-                        log_msg(LOG_ERR, "cannot write the report: %s", strerror(ENOMEM));
+                if (print_report(o->json, &r) < 0)
                         worsen(&res, EXIT_FAILED);
-                } else if (log_write_stdout(text, len) < 0) {
-                        worsen(&res, EXIT_FAILED);
-                }
-                free(text);
         }
         free(res.disks);
         udev_unref(udev);
