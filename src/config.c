@@ -247,9 +247,9 @@ int cmdline_mode(const char *cmdline, enum mode *mode) {
         size_t last_len = 0;
         char value[16];
 
-        /* Split as the kernel's next_arg() splits (lib/cmdline.c, Linux 6.x): blanks end a
-         * parameter outside double quotes; quotes around the value, or around the whole
-         * parameter, are not part of it; no escapes. */
+        /* Split as the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux
+         * commit 0ea09083116d): blanks end a parameter outside double quotes; quotes around the
+         * value, or around the whole parameter, are not part of it; no escapes. */
         for (p += strspn(p, KERNEL_SPACES); *p; p += strspn(p, KERNEL_SPACES)) {
                 bool quoted = *p == '"', in_quote = quoted, value_quoted = false;
                 size_t i, equals = 0, end;
