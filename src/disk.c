@@ -47,6 +47,12 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
         *out = udev_device_new_from_syspath(udev, syspath);
         if (!*out)
                 return errno == 0 || errno == ENOENT ? -ENODEV : -errno;
+        /* DEVPATH comes from the environment: the rule's SUBSYSTEM match does not vouch for it. */
+        if (!streq(udev_device_get_subsystem(*out), "block")) {
+                udev_device_unref(*out);
+                *out = NULL;
+                return -ENOTBLK;
+        }
         return 0;
 }
 
@@ -61,6 +67,7 @@ void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event)
          * uevent file. */
         f->is_disk = devtype ? streq(devtype, "disk")
                              : !udev_device_get_sysattr_value(dev, "partition");
+        f->other_devtype = devtype && !f->is_disk && !streq(devtype, "partition");
         if (!f->is_disk)
                 return;
         f->scheduler = udev_device_get_sysattr_value(dev, "queue/scheduler");
@@ -92,8 +99,11 @@ int disk_hw_queues(struct udev_device *dev) {
         return n;
 }
 
+long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type) = read_file_typed;
+
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
         char path[PATH_MAX], text[256];
+        unsigned type = 0;
         long len;
         int r;
 
@@ -116,10 +126,18 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
             (int) sizeof(path))
                 len = -ENAMETOOLONG;
         else
-                len = read_file_bounded(path, text, sizeof(text));
+                len = disk_read_back(path, text, sizeof(text), &type);
+        out->read_back = true;
+        /* Gone between the write and the read-back: as gone before the write. */
+        if (len == -ENOENT || len == -ENODEV) {
+                out->result = WRITE_VANISHED;
+                out->error = (int) -len;
+                return;
+        }
         if (len < 0) {
                 out->result = WRITE_NOT_KEPT;
                 out->error = (int) -len;
+                out->type = type;
                 return;
         }
         if (sched_list_parse(text, &out->now) < 0) {

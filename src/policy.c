@@ -8,6 +8,7 @@ static const char *const reason_names[] = {
         [REASON_NONE] = NULL,
         [REASON_DISABLED] = "disabled",
         [REASON_PARTITION] = "partition",
+        [REASON_NOT_DISK] = "not-disk",
         [REASON_NO_SCHEDULER] = "no-scheduler",
         [REASON_ZONED] = "zoned",
         [REASON_EXCLUDED] = "excluded",
@@ -35,7 +36,7 @@ static enum reason disk_reason(const struct config *c, const struct disk_facts *
                 return REASON_DISABLED;
         /* A partition's requests are scheduled by its disk's queue. */
         if (!d->is_disk)
-                return REASON_PARTITION;
+                return d->other_devtype ? REASON_NOT_DISK : REASON_PARTITION;
         if (!d->scheduler)
                 return REASON_NO_SCHEDULER;
         if (parsed < 0) {

@@ -19,6 +19,7 @@ enum reason {
         REASON_NONE,
         REASON_DISABLED,
         REASON_PARTITION,
+        REASON_NOT_DISK,
         REASON_NO_SCHEDULER,
         REASON_ZONED,
         REASON_EXCLUDED,
@@ -31,6 +32,7 @@ enum reason {
 struct disk_facts {
         const char *name;      /* kernel name */
         bool is_disk;          /* DEVTYPE=disk */
+        bool other_devtype;    /* the event's DEVTYPE is neither disk nor partition */
         const char *scheduler; /* queue/scheduler, NULL when absent */
         const char *zoned;     /* queue/zoned, NULL when absent */
         bool opted_out;        /* udev property HYPERV_SCHEDULER=skip */

@@ -59,22 +59,45 @@ void report_change_line(char *buf, size_t size, const struct disk_result *d) {
                  sched_list_current(&d->outcome.now));
 }
 
+/* "cannot VERB 'SYSPATH/queue/scheduler'TAIL" in size bytes: a syspath too long loses its
+ * middle, never TAIL, the part that explains. */
+static void scheduler_message(char *buf, size_t size, const char *verb, const char *syspath,
+                              const char *tail) {
+        static const char file[] = "/queue/scheduler";
+        size_t fixed = strlen("cannot ") + strlen(verb) + strlen(" ''") + strlen(file) +
+                       strlen(tail) + 1,
+               len = strlen(syspath);
+
+        if (fixed + len <= size || fixed + 16 > size) {
+                snprintf(buf, size, "cannot %s '%s%s'%s", verb, syspath, file, tail);
+                return;
+        }
+        /* Keep both ends: /sys/devices/... names the bus, the end names the disk. */
+        size_t keep = size - fixed - 3, head = keep / 2, rest = keep - head;
+
+        snprintf(buf, size, "cannot %s '%.*s...%s%s'%s", verb, (int) head, syspath,
+                 syspath + len - rest, file, tail);
+}
+
 void report_write_error(char *buf, size_t size, const char *syspath, const char *target,
                         const struct write_outcome *o) {
+        char tail[160];
+
         switch (o->result) {
         case WRITE_FAILED:
         case WRITE_VANISHED:
-                snprintf(buf, size, "cannot write '%s/queue/scheduler': %s", syspath,
-                         strerror(o->error));
+                snprintf(tail, sizeof(tail), ": %s", strerror(o->error));
+                scheduler_message(buf, size, "write", syspath, tail);
                 break;
         case WRITE_NOT_KEPT:
-                if (o->error)
-                        snprintf(buf, size, "cannot read back '%s/queue/scheduler': %s", syspath,
-                                 strerror(o->error));
-                else
-                        snprintf(buf, size,
-                                 "cannot set '%s/queue/scheduler': wrote '%s', it reads back '%s'",
-                                 syspath, target, o->readback);
+                if (o->error) {
+                        snprintf(tail, sizeof(tail), ": %s", read_error_text(o->error, o->type));
+                        scheduler_message(buf, size, "read back", syspath, tail);
+                } else {
+                        snprintf(tail, sizeof(tail), ": wrote '%s', it reads back '%s'", target,
+                                 o->readback);
+                        scheduler_message(buf, size, "set", syspath, tail);
+                }
                 break;
         case WRITE_CHANGED:
                 buf[0] = '\0';
@@ -152,6 +175,7 @@ static const char *or_dash(const char *s) {
 void report_text(FILE *f, const struct report *r) {
         const struct config *c = r->config;
         int width = (int) strlen("DEVICE");
+        char path[CONFIG_PATH_SHOWN];
         bool single_queue = false;
 
         headline(f, r->verdict);
@@ -159,7 +183,11 @@ void report_text(FILE *f, const struct report *r) {
                 c->mode_from_cmdline ? " (kernel command line)" : "");
         for (unsigned i = 0; i < c->schedulers.n; i++)
                 fprintf(f, " %s", c->schedulers.name[i]);
-        fprintf(f, ", config %s%s\n", r->config_path, c->found ? "" : " (not found, defaults)");
+        escape_text(r->config_path, strlen(r->config_path), path, sizeof(path));
+        fprintf(f, ", config %s%s\n", path,
+                c->unreadable ? " (cannot be read: the defaults shown, nothing is changed)"
+                : c->found    ? ""
+                              : " (not found, defaults)");
 
         for (size_t i = 0; i < r->n_disks; i++)
                 if ((int) strlen(r->disks[i].name) > width)
@@ -231,6 +259,8 @@ static void json_policy(struct json *j, const struct report *r) {
         json_member(j, "config", r->config_path);
         json_key(j, "config_found");
         json_bool(j, c->found);
+        json_key(j, "config_unreadable");
+        json_bool(j, c->unreadable);
         json_object_end(j);
 }
 

@@ -65,6 +65,15 @@ static const struct policy_case cases[] = {
                 .current = "mq-deadline", .n_available = 2,
         },
         {
+                .name = "the event's DEVTYPE neither disk nor partition",
+                .mode = MODE_AUTO, BAD_MACHINE,
+                .disk = { .name = "sdb", .is_disk = false, .other_devtype = true,
+                          .scheduler = "none [mq-deadline]" },
+                BAD_CONFIG,
+                .decision = DECISION_SKIP, .reason = REASON_NOT_DISK,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
                 .name = "partition without a scheduler",
                 .mode = MODE_AUTO, GUEST,
                 .disk = BAD_DISK(NULL), BAD_CONFIG,
@@ -395,6 +404,7 @@ START_TEST(reason_names_match_json_contract) {
         ck_assert_ptr_null(reason_name(REASON_NONE));
         ck_assert_str_eq(reason_name(REASON_DISABLED), "disabled");
         ck_assert_str_eq(reason_name(REASON_PARTITION), "partition");
+        ck_assert_str_eq(reason_name(REASON_NOT_DISK), "not-disk");
         ck_assert_str_eq(reason_name(REASON_NO_SCHEDULER), "no-scheduler");
         ck_assert_str_eq(reason_name(REASON_ZONED), "zoned");
         ck_assert_str_eq(reason_name(REASON_EXCLUDED), "excluded");

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report.h"
 #include "unit.h"
@@ -64,8 +65,30 @@ static const struct {
           "'[mq-deadline] none\\n'" },
         { { .result = WRITE_NOT_KEPT, .error = EIO },
           "cannot read back '" SYSPATH "/queue/scheduler': Input/output error" },
+        { { .result = WRITE_NOT_KEPT, .error = EFTYPE, .type = S_IFIFO },
+          "cannot read back '" SYSPATH "/queue/scheduler': a FIFO, not a regular file" },
         { { .result = WRITE_CHANGED }, "" },
 };
+
+/* A syspath of 4,000 bytes loses its middle, never the part that explains. */
+START_TEST(long_syspath_keeps_the_explanation) {
+        static const struct write_outcome kept = { .result = WRITE_NOT_KEPT,
+                                                   .readback = "[mq-deadline] none\\n" };
+        char syspath[4001], msg[320];
+        const char *tail = "/queue/scheduler': wrote 'none', it reads back '[mq-deadline] none\\n'";
+
+        memset(syspath, 'a', sizeof(syspath) - 1);
+        syspath[sizeof(syspath) - 1] = '\0';
+        memcpy(syspath, "/sys/devices/", 13);
+        memcpy(syspath + sizeof(syspath) - 1 - 3, "sdq", 3);
+        report_write_error(msg, sizeof(msg), syspath, "none", &kept);
+        ck_assert_uint_eq(strlen(msg), sizeof(msg) - 1);
+        ck_assert_msg(strncmp(msg, "cannot set '/sys/devices/", 25) == 0, "%s", msg);
+        ck_assert_msg(strstr(msg, "...") != NULL, "%s", msg);
+        ck_assert_str_eq(msg + strlen(msg) - strlen(tail) - 3, "sdq" "/queue/scheduler': wrote "
+                         "'none', it reads back '[mq-deadline] none\\n'");
+}
+END_TEST
 
 START_TEST(write_error_message_is_exact) {
         char msg[320];
@@ -243,7 +266,7 @@ START_TEST(json_report_is_exact) {
                 "\"DMI bios_vendor \\\"x\\\\y\\\"\"]}, "
                 "\"policy\": {\"mode\": \"auto\", \"mode_from_cmdline\": false, "
                 "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
-                "\"config_found\": false}, \"devices\": [\n"
+                "\"config_found\": false, \"config_unreadable\": false}, \"devices\": [\n"
                 "  {\"name\": \"sda\", \"current\": \"none\", \"available\": [\"none\", "
                 "\"mq-deadline\"], \"queues\": 1, \"target\": \"none\", \"action\": \"changed\", "
                 "\"reason\": null, \"error\": null},\n"
@@ -284,7 +307,7 @@ START_TEST(json_report_without_disks) {
                 "\"hypervisor\": null, \"flavour\": [], \"evidence\": []}, "
                 "\"policy\": {\"mode\": \"off\", \"mode_from_cmdline\": true, "
                 "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
-                "\"config_found\": true}, \"devices\": []}\n");
+                "\"config_found\": true, \"config_unreadable\": false}, \"devices\": []}\n");
         free(out);
 }
 END_TEST
@@ -325,6 +348,7 @@ Suite *report_suite(void) {
         tc = tcase_create("messages");
         tcase_add_loop_test(tc, change_line_names_the_old_scheduler, 0, ELEMENTSOF(changes));
         tcase_add_loop_test(tc, write_error_message_is_exact, 0, ELEMENTSOF(errors));
+        tcase_add_test(tc, long_syspath_keeps_the_explanation);
         tcase_add_loop_test(tc, name_error_message_is_exact, 0, ELEMENTSOF(names));
         tcase_add_loop_test(tc, lookup_error_message_is_exact, 0, ELEMENTSOF(lookups));
         tcase_add_test(tc, enumerate_error_names_the_returned_errno);
