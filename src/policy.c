@@ -77,8 +77,8 @@ bool policy_needs_machine(const struct config *c, const struct disk_decision *d)
         return c->mode == MODE_AUTO && d->decision != DECISION_SKIP;
 }
 
-void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d) {
-        if (verdict != VERDICT_HYPERV_GUEST)
+void policy_machine(const struct machine_verdict *v, bool on_vmbus, struct disk_decision *d) {
+        if (!verdict_vmbus_disks_are_synthetic(v))
                 d->reason = REASON_NOT_HYPERV;
         else if (!on_vmbus)
                 d->reason = REASON_NOT_VMBUS;

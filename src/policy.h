@@ -51,8 +51,9 @@ void policy_disk(const struct config *c, const struct disk_facts *d, struct disk
  * The caller asks it for a disk that would change, and for every disk of a report. */
 bool policy_needs_machine(const struct config *c, const struct disk_decision *d);
 
-/* The machine stage: a disk is changed only on a Hyper-V guest, and only when VMBus provides it.
- * on_vmbus counts only on a guest: elsewhere the caller passes false without the walk. */
-void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d);
+/* The machine stage: a disk is changed only where VMBus disks are another Hyper-V's synthetic
+ * disks (a guest, or a nested root: verdict_vmbus_disks_are_synthetic()), and only when VMBus
+ * provides it. on_vmbus counts only there: elsewhere the caller passes false without the walk. */
+void policy_machine(const struct machine_verdict *v, bool on_vmbus, struct disk_decision *d);
 
 const char *reason_name(enum reason r);

@@ -105,6 +105,8 @@ static const struct {
         unsigned flag;
         const char *json, *text;
 } flavours[] = {
+        { FLAVOUR_NESTED, "nested", "nested" },
+        { FLAVOUR_CONFIDENTIAL, "confidential", "confidential" },
         { FLAVOUR_L1VH, "l1vh", "L1VH" },
         { FLAVOUR_AZURE, "azure", "Azure" },
         { FLAVOUR_WSL2, "wsl2", "WSL2" },
@@ -112,22 +114,34 @@ static const struct {
         { FLAVOUR_GEN2, "gen2", "Gen 2" },
 };
 
-static void headline(FILE *f, const struct machine_verdict *v) {
+static void flavour_list(FILE *f, const struct machine_verdict *v) {
         const char *sep = " (";
 
+        for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
+                if (v->flavour & flavours[i].flag) {
+                        fprintf(f, "%s%s", sep, flavours[i].text);
+                        sep = ", ";
+                        if (flavours[i].flag == FLAVOUR_CONFIDENTIAL && v->isolation >= 0 &&
+                            isolation_name(v->isolation))
+                                fprintf(f, " %s%s", isolation_name(v->isolation),
+                                        v->paravisor > 0 ? " with a paravisor" : "");
+                }
+        if (v->flavour)
+                fputc(')', f);
+}
+
+static void headline(FILE *f, const struct machine_verdict *v) {
         switch (v->verdict) {
         case VERDICT_HYPERV_GUEST:
                 fputs("Hyper-V guest", f);
-                for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
-                        if (v->flavour & flavours[i].flag) {
-                                fprintf(f, "%s%s", sep, flavours[i].text);
-                                sep = ", ";
-                        }
-                if (v->flavour)
-                        fputc(')', f);
+                flavour_list(f, v);
                 break;
         case VERDICT_HYPERV_ROOT:
-                fputs("Hyper-V root partition (the host): its disks are left alone", f);
+                if (v->flavour & FLAVOUR_NESTED)
+                        fputs("Hyper-V root partition (nested): its VMBus disks are the outer "
+                              "Hyper-V's", f);
+                else
+                        fputs("Hyper-V root partition (the host): its disks are left alone", f);
                 break;
         case VERDICT_OTHER_HYPERVISOR:
                 fprintf(f, "Not Hyper-V: another hypervisor (%s)",
@@ -203,6 +217,8 @@ static void json_names(struct json *j, const char *key, const struct sched_list 
 }
 
 static void json_machine(struct json *j, const struct machine_verdict *v) {
+        bool confidential;
+
         json_object_begin(j);
         json_member(j, "verdict", verdict_name(v->verdict));
         json_member(j, "hypervisor", v->hypervisor);
@@ -212,6 +228,14 @@ static void json_machine(struct json *j, const struct machine_verdict *v) {
                 if (v->flavour & flavours[i].flag)
                         json_str(j, flavours[i].json);
         json_array_end(j);
+        /* A confidential guest's 0x4000000C; null elsewhere, or where it was not read. */
+        confidential = (v->flavour & FLAVOUR_CONFIDENTIAL) && v->isolation >= 0;
+        json_member(j, "isolation", confidential ? isolation_name(v->isolation) : NULL);
+        json_key(j, "paravisor");
+        if (confidential && v->paravisor >= 0)
+                json_bool(j, v->paravisor);
+        else
+                json_null(j);
         json_key(j, "evidence");
         json_array_begin(j, false);
         for (unsigned i = 0; i < v->n_evidence; i++)

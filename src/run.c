@@ -139,9 +139,9 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_disk(c, &df, dd);
         if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
-                enum verdict v = machine_verdict(m, udev, full)->verdict;
+                const struct machine_verdict *v = machine_verdict(m, udev, full);
 
-                policy_machine(v, v == VERDICT_HYPERV_GUEST && disk_on_vmbus(dev), dd);
+                policy_machine(v, verdict_vmbus_disks_are_synthetic(v) && disk_on_vmbus(dev), dd);
         }
         if (full)
                 d->hw_queues = disk_hw_queues(dev);

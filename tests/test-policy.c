@@ -11,6 +11,7 @@ struct policy_case {
         const char *name;
         enum mode mode;
         enum verdict verdict;
+        unsigned flavour; /* FLAVOUR_NESTED: a nested root */
         bool on_vmbus;
         struct disk_facts disk;
         const char *prefer;  /* 'scheduler =', NULL for the default */
@@ -204,6 +205,22 @@ static const struct policy_case cases[] = {
                 .current = "mq-deadline", .n_available = 2,
         },
         {
+                /* Linux sets up VMBus on a root only when it is nested: there the VMBus disks
+                 * are the outer Hyper-V's synthetic disks. */
+                .name = "auto on a nested root partition, a VMBus disk",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_ROOT, .flavour = FLAVOUR_NESTED,
+                .on_vmbus = true, .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_CHANGE, .target = "none",
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "auto on a nested root partition, a disk not on VMBus",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_ROOT, .flavour = FLAVOUR_NESTED,
+                .on_vmbus = false, .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_VMBUS,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
                 .name = "auto with an unknown verdict",
                 .mode = MODE_AUTO, .verdict = VERDICT_UNKNOWN, .on_vmbus = true,
                 .disk = GOOD_DISK("[mq-deadline] none"),
@@ -310,8 +327,11 @@ START_TEST(disk_gets_the_expected_decision) {
         memset(&d, 0xa5, sizeof(d));
 
         policy_disk(&c, &t->disk, &d);
-        if (policy_needs_machine(&c, &d))
-                policy_machine(t->verdict, t->on_vmbus, &d);
+        if (policy_needs_machine(&c, &d)) {
+                struct machine_verdict v = { .verdict = t->verdict, .flavour = t->flavour };
+
+                policy_machine(&v, t->on_vmbus, &d);
+        }
 
         ck_assert_msg(d.reason == t->reason, "%s: reason %s, expected %s", t->name,
                       reason_name(d.reason) ? reason_name(d.reason) : "(none)",
@@ -386,7 +406,7 @@ START_TEST(machine_stage_clears_the_target) {
         config_defaults(&c);
         policy_disk(&c, &disk, &d);
         ck_assert_ptr_eq(d.target, c.schedulers.name[0]);
-        policy_machine(VERDICT_HYPERV_ROOT, true, &d);
+        policy_machine(&(struct machine_verdict) { .verdict = VERDICT_HYPERV_ROOT }, true, &d);
         ck_assert_ptr_null(d.target);
 }
 END_TEST

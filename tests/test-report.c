@@ -238,7 +238,8 @@ START_TEST(json_report_is_exact) {
 
         ck_assert_str_eq(out,
                 "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"hyperv-guest\", "
-                "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], "
+                "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], \"isolation\": null, "
+                "\"paravisor\": null, "
                 "\"evidence\": [\"CPUID 0x40000000 \\\"Microsoft Hv\\\"\", "
                 "\"DMI bios_vendor \\\"x\\\\y\\\"\"]}, "
                 "\"policy\": {\"mode\": \"auto\", \"mode_from_cmdline\": false, "
@@ -281,7 +282,8 @@ START_TEST(json_report_without_disks) {
         out = output(report_json);
         ck_assert_str_eq(out,
                 "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"bare-metal\", "
-                "\"hypervisor\": null, \"flavour\": [], \"evidence\": []}, "
+                "\"hypervisor\": null, \"flavour\": [], \"isolation\": null, \"paravisor\": null, "
+                "\"evidence\": []}, "
                 "\"policy\": {\"mode\": \"off\", \"mode_from_cmdline\": true, "
                 "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
                 "\"config_found\": true}, \"devices\": []}\n");

@@ -17,11 +17,26 @@ declare -A dmi_of=(
         [xen]="Xen|HVM domU|Xen|"
 )
 
-# machine_tree NAME BASE DMI VMBUS: a copy of fixture tree BASE with DMI (as in dmi_of; "-"
-# leaves the tree's, "none" removes DMI, as WSL2 has none) and, when VMBUS is "no", no
-# /sys/bus/vmbus. Prints its root.
+# fadt_bytes FILE LENGTH REVISION ID: the ACPI FADT as firmware writes it, LENGTH bytes with
+# the revision at byte 8 and ID at 268 ("" for zeros).
+fadt_bytes() {
+        {
+                printf 'FACP'
+                printf "$(printf '\\%03o\\%03o\\%03o\\%03o\\%03o' $(($2 & 255)) $(($2 >> 8 & 255)) \
+                        $(($2 >> 16 & 255)) $(($2 >> 24 & 255)) "$3")"
+                head -c 259 /dev/zero
+                if [ -n "$4" ]; then printf '%s' "$4"; else head -c 8 /dev/zero; fi
+        } | head -c "$2" >"$1"
+}
+
+# machine_tree NAME BASE DMI VMBUS [FADT]: a copy of fixture tree BASE with DMI (as in dmi_of;
+# "-" leaves the tree's, "none" removes DMI, as WSL2 has none), when VMBUS is "no", no
+# /sys/bus/vmbus, and FADT: "-" or empty the tree's (revision 6, MsHyperV), "none" no table,
+# "rev5" the same bytes in a revision-5 table, "short" a 268-byte table, "zero" a zero
+# hypervisor_id. Prints its root.
 machine_tree() {
-        local dir=$work/machine-$1 base dmi=$3 id
+        local dir=$work/machine-$1 base dmi=$3 id fadt
+        fadt=$dir/sys/firmware/acpi/tables/FACP
         base=$(make_tree "$2") || return 1
         cp -a "$base" "$dir" || return 1
         id=$dir/sys/devices/virtual/dmi/id
@@ -37,6 +52,13 @@ machine_tree() {
                 ;;
         esac
         [ "$4" != no ] || rm -rf "$dir/sys/bus/vmbus"
+        case ${5:--} in
+        -) ;;
+        none) rm -f "$fadt" ;;
+        rev5) fadt_bytes "$fadt" 276 5 MsHyperV ;;
+        short) fadt_bytes "$fadt" 268 6 "" ;;
+        zero) fadt_bytes "$fadt" 276 6 "" ;;
+        esac
         echo "$dir"
 }
 
@@ -53,10 +75,11 @@ if need_mounts "every kind of machine"; then
         echo 6.1.0-28-cloud-amd64 >"$generic"
 
         # machine | CPUID file | tree | DMI | VMBus | kernel release | verdict hypervisor flavour | sda
-        while IFS='|' read -r name cpuid base dmi vmbus osrelease want sda; do
+        # [| FADT, for the machines without CPUID]
+        while IFS='|' read -r name cpuid base dmi vmbus osrelease want sda fadt; do
                 [ -n "$name" ] || continue
                 case $dmi in -| none) ;; *) dmi=${dmi_of[$dmi]} ;; esac
-                tree=$(machine_tree "$name" "$base" "$dmi" "$vmbus") ||
+                tree=$(machine_tree "$name" "$base" "$dmi" "$vmbus" "$fadt") ||
                         { fail "$name" "cannot build its tree"; continue; }
                 # Without /proc/sys (a minimal /proc) the helper sees no kernel release at all.
                 release=(--osrelease "$work/osrelease-$osrelease")
@@ -73,7 +96,7 @@ if need_mounts "every kind of machine"; then
                 check "$name: $want" -- json_is \
                         "' '.join([d['machine']['verdict'], str(d['machine']['hypervisor'])] + d['machine']['flavour'])" "$want"
                 check "$name: sda is $sda" -- disk_is sda "$sda"
-                if [ "${want%% *}" != hyperv-guest ]; then
+                if [ "${sda%%/*}" != would-change ]; then
                         before=$(tree_sum "$tree")
                         check "$name: a real run on every disk exits 0" -- exits 0 "${run[@]}" --all
                         check "$name: and writes nothing" -- is "the tree's checksum" "$(tree_sum "$tree")" "$before"
@@ -84,9 +107,16 @@ hyper-v gen2|hyperv-guest|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|wo
 azure|hyperv-guest|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
 azure l1vh|hyperv-l1vh|azure|azure|yes|debian|hyperv-guest microsoft l1vh azure gen2|would-change/None
 hyper-v root|hyperv-root|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
+hyper-v root 0x000039ff|hyperv-root-real|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
+nested hyper-v root 0x002bb9ff|hyperv-root-nested|azure|azure|yes|debian|hyperv-root microsoft nested|would-change/None
+cpumanagement alone 0x003b9030|hyperv-cpumgmt|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
+hyper-v guest 0x00388030|hyperv-guest-388030|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
+azure tdx 0x00628030|hyperv-tdx|azure|azure|yes|debian|hyperv-guest microsoft confidential azure gen2|would-change/None
+kvm emulating a hyper-v root|kvm-hyperv-root|azure|azure|yes|debian|other-hypervisor kvm|skipped/not-hyperv
+xen signature with too few leaves|xen-short|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
 hyper-v root on nutanix hardware|hyperv-root|azure|nutanix|no|debian|hyperv-root microsoft|skipped/not-hyperv
 hyper-v root on amazon hardware|hyperv-root|azure|amazon|no|debian|hyperv-root microsoft|skipped/not-hyperv
-azure confidential|hyperv-confidential|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
+azure confidential|hyperv-confidential|azure|azure|yes|debian|hyperv-guest microsoft confidential azure gen2|would-change/None
 wsl2|hyperv-guest|azure|none|yes|wsl|hyperv-guest microsoft wsl2|would-change/None
 kvm with hyper-v enlightenments|kvm-hyperv|azure|qemu|no|debian|other-hypervisor kvm|skipped/not-hyperv
 xen with viridian|xen-viridian|azure|xen|no|debian|other-hypervisor xen|skipped/not-hyperv
@@ -95,8 +125,26 @@ plain kvm|kvm|azure|qemu|no|debian|other-hypervisor kvm|skipped/not-hyperv
 kvm over a tree with vmbus and azure dmi|kvm|azure|azure|yes|debian|other-hypervisor kvm|skipped/not-hyperv
 bare metal with microsoft dmi|bare-metal|azure|hyperv|no|debian|bare-metal None|skipped/not-hyperv
 arm64 hyper-v guest|none|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
-arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv
+arm64 hyper-v guest without vmbus or dmi yet|none|azure|none|no|debian|hyperv-guest microsoft|would-change/None|-
+arm64 revision-5 fadt, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|rev5
+arm64 short fadt, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|short
+arm64 zero hypervisor_id, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|zero
+arm64 without a fadt, microsoft dmi|none|azure|azure|no|debian|hyperv-guest microsoft azure gen2|would-change/None|none
+arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv|none
 TABLE
+
+        # The FADT is root's only (0400): a report without root says so and decides from VMBus.
+        if need_nobody "arm64 without root" "$TESTFACTS"; then
+                tree=$(machine_tree arm64-nobody azure azure yes) && chmod -R a+rX "$tree" &&
+                        chmod 0400 "$tree/sys/firmware/acpi/tables/FACP"
+                run=(in_ns --sys "$tree" -- setpriv --reuid=nobody --regid=nogroup --clear-groups
+                        env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/none" "$TESTFACTS" -c "$conf")
+                check "arm64 without root: the report exits 0" -- exits 0 "${run[@]}" --dry-run --json sda
+                check "arm64 without root: says it could not read the FADT" -- json_is \
+                        "[e for e in d['machine']['evidence'] if 'FACP' in e][0]" \
+                        "cannot read '/sys/firmware/acpi/tables/FACP': Permission denied: deciding from /sys/bus/vmbus and DMI"
+                check "arm64 without root: still a guest by VMBus" -- json_is "d['machine']['verdict']" hyperv-guest
+        fi
 fi
 
 finish
