@@ -159,6 +159,75 @@ static void headline(FILE *f, const struct machine_verdict *v) {
                 fprintf(f, "  %s\n", v->evidence[i]);
 }
 
+void report_queue_why(const struct queue_facts *q, char *buf, size_t size) {
+        const char *why[3];
+        size_t n = 0, len = 0;
+
+        buf[0] = '\0';
+        if (!q->storvsc)
+                return;
+        if (q->ide)
+                why[n++] = "an IDE controller (Generation 1)";
+        if (q->present_cpus == 1)
+                why[n++] = "one present CPU";
+        if (q->max_hw_queues == 1)
+                why[n++] = "hv_storvsc.storvsc_max_hw_queues=1";
+        for (size_t i = 0; i < n && len < size; i++) {
+                int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", why[i]);
+
+                if (w < 0)
+                        break;
+                len += (size_t) w;
+        }
+}
+
+/* The notes a report ends with: what the kernel ignores, and where the rule never runs. */
+static const char *const note_elevator =
+        "elevator= on the kernel command line does nothing since Linux 5.0 (the kernel only warns): "
+        "this package sets the scheduler, and hyperv_scheduler= on the command line sets its mode";
+static const char *const note_no_udev =
+        "no udev daemon is running (no " UDEV_CONTROL "): the rule never runs here; run "
+        "hyperv-scheduler --all at boot instead (hyperv-scheduler(8))";
+
+static size_t report_notes(const struct report *r, const char *notes[2]) {
+        size_t n = 0;
+
+        if (r->config->cmdline_elevator)
+                notes[n++] = note_elevator;
+        if (r->udev_checked && !r->udev_running)
+                notes[n++] = note_no_udev;
+        return n;
+}
+
+static bool hidden(const struct report *r, const struct disk_result *d) {
+        return r->hide_rule_skipped && d->rule_skips;
+}
+
+/* "203 loop, zram devices not shown (-v shows them)": each kind once, in the order met. */
+static void hidden_line(FILE *f, const struct report *r) {
+        const char *kinds[32];
+        size_t n_kinds = 0, count = 0;
+
+        for (size_t i = 0; i < r->n_disks; i++) {
+                const struct disk_result *d = &r->disks[i];
+                size_t k = 0;
+
+                if (!hidden(r, d))
+                        continue;
+                count++;
+                while (k < n_kinds && !streq(kinds[k], d->rule_skips))
+                        k++;
+                if (k == n_kinds && n_kinds < ELEMENTSOF(kinds))
+                        kinds[n_kinds++] = d->rule_skips;
+        }
+        if (!count)
+                return;
+        fprintf(f, "\n%zu ", count);
+        for (size_t k = 0; k < n_kinds; k++)
+                fprintf(f, "%s%s", k ? ", " : "", kinds[k]);
+        fprintf(f, " device%s not shown (-v shows them)\n", count == 1 ? "" : "s");
+}
+
 static const char *or_dash(const char *s) {
         return s && *s ? s : "-";
 }
@@ -167,6 +236,8 @@ void report_text(FILE *f, const struct report *r) {
         const struct config *c = r->config;
         int width = (int) strlen("DEVICE");
         bool single_queue = false;
+        const char *notes[2];
+        size_t n_notes;
 
         headline(f, r->verdict);
         fprintf(f, "Policy: mode %s%s, schedulers", mode_name(c->mode),
@@ -176,7 +247,7 @@ void report_text(FILE *f, const struct report *r) {
         fprintf(f, ", config %s%s\n", r->config_path, c->found ? "" : " (not found, defaults)");
 
         for (size_t i = 0; i < r->n_disks; i++)
-                if ((int) strlen(r->disks[i].name) > width)
+                if (!hidden(r, &r->disks[i]) && (int) strlen(r->disks[i].name) > width)
                         width = (int) strlen(r->disks[i].name);
         fprintf(f, "\n%-*s  %-6s  %-12s  %-12s  %-12s  %s\n", width, "DEVICE", "QUEUES", "CURRENT",
                 "TARGET", "ACTION", "REASON");
@@ -184,6 +255,8 @@ void report_text(FILE *f, const struct report *r) {
                 const struct disk_result *d = &r->disks[i];
                 char queues[16] = "-";
 
+                if (hidden(r, d))
+                        continue;
                 if (d->hw_queues >= 0)
                         snprintf(queues, sizeof(queues), "%d", d->hw_queues);
                 single_queue |= d->hw_queues == 1;
@@ -194,13 +267,23 @@ void report_text(FILE *f, const struct report *r) {
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
 
-                if (d->error[0] || d->decision.problem)
+                if (!hidden(r, d) && (d->error[0] || d->decision.problem))
                         fprintf(f, "%s: %s\n", or_dash(d->name),
                                 d->error[0] ? d->error : d->decision.problem);
         }
         if (single_queue)
                 fputs("\nA disk with 1 hardware queue gets mq-deadline from the kernel by default;"
                       " with more, none.\n", f);
+        for (size_t i = 0; i < r->n_disks; i++)
+                if (!hidden(r, &r->disks[i]) && r->disks[i].queue_why[0])
+                        fprintf(f, "%s: 1 hardware queue: %s\n", r->disks[i].name,
+                                r->disks[i].queue_why);
+        hidden_line(f, r);
+        n_notes = report_notes(r, notes);
+        if (n_notes)
+                fputc('\n', f);
+        for (size_t i = 0; i < n_notes; i++)
+                fprintf(f, "Note: %s.\n", notes[i]);
 }
 
 static void json_member(struct json *j, const char *key, const char *value) {
@@ -270,6 +353,8 @@ static void json_disk(struct json *j, const struct disk_result *d) {
                 json_int(j, d->hw_queues);
         else
                 json_null(j);
+        json_member(j, "queues_why", d->queue_why[0] ? d->queue_why : NULL);
+        json_member(j, "rule_skips", d->rule_skips);
         json_member(j, "target", d->decision.target);
         json_member(j, "action", action_name(result_action(d)));
         json_member(j, "reason", result_reason(d));
@@ -278,6 +363,8 @@ static void json_disk(struct json *j, const struct disk_result *d) {
 }
 
 void report_json(FILE *f, const struct report *r) {
+        const char *notes[2];
+        size_t n_notes;
         struct json j;
 
         json_begin(&j, f);
@@ -291,6 +378,17 @@ void report_json(FILE *f, const struct report *r) {
         json_array_begin(&j, true);
         for (size_t i = 0; i < r->n_disks; i++)
                 json_disk(&j, &r->disks[i]);
+        json_array_end(&j);
+        json_key(&j, "udev_running");
+        if (r->udev_checked)
+                json_bool(&j, r->udev_running);
+        else
+                json_null(&j);
+        json_key(&j, "notes");
+        json_array_begin(&j, false);
+        n_notes = report_notes(r, notes);
+        for (size_t i = 0; i < n_notes; i++)
+                json_str(&j, notes[i]);
         json_array_end(&j);
         json_object_end(&j);
         json_end(&j);

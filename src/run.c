@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "devname.h"
@@ -63,6 +64,7 @@ static void load_config(const struct run_options *o, struct config *c) {
                         strerror(ENOENT));
         if (read_file_bounded("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
                 return;
+        c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
                 log_msg(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
@@ -143,8 +145,16 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
 
                 policy_machine(v, verdict_vmbus_disks_are_synthetic(v) && disk_on_vmbus(dev), dd);
         }
-        if (full)
+        if (full) {
                 d->hw_queues = disk_hw_queues(dev);
+                d->rule_skips = policy_rule_skips(&df);
+                if (d->hw_queues == 1) {
+                        struct queue_facts q;
+
+                        disk_queue_facts(dev, &q);
+                        report_queue_why(&q, d->queue_why, sizeof(d->queue_why));
+                }
+        }
         if (dd->decision == DECISION_CHANGE && !o->dry_run)
                 write_disk(o, dev, d, res);
         else if (dd->decision == DECISION_SKIP)
@@ -215,6 +225,14 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
         udev_enumerate_unref(e);
 }
 
+/* systemd-udevd and eudev both listen on this socket while they run; where neither does (WSL2
+ * without systemd, Alpine with mdev) the rule never fires. */
+static bool udev_running(void) {
+        struct stat st;
+
+        return stat(UDEV_CONTROL, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
 static int by_name(const void *a, const void *b) {
         return strverscmp(((const struct disk_result *) a)->name,
                           ((const struct disk_result *) b)->name);
@@ -272,6 +290,10 @@ enum exit_status run(const struct run_options *o) {
                         .config_path = o->config_path,
                         .disks = res.disks,
                         .n_disks = res.n,
+                        /* Named disks are always shown; -v and JSON show every one. */
+                        .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
+                        .udev_checked = o->dry_run,
+                        .udev_running = udev_running(),
                 };
 
                 /* qsort's array must not be NULL, even for no element. */

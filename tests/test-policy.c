@@ -425,6 +425,50 @@ START_TEST(reason_names_match_json_contract) {
 }
 END_TEST
 
+static const struct {
+        struct disk_facts disk;
+        const char *kind;
+} rule_skips[] = {
+        { { .name = "loop0", .is_disk = true, .scheduler = "[none] mq-deadline" }, "loop" },
+        { { .name = "zram0", .is_disk = true, .scheduler = "none" }, "zram" },
+        { { .name = "dm-0", .is_disk = true }, "dm" },
+        { { .name = "md127", .is_disk = true, .scheduler = "none" }, "md" },
+        { { .name = "nullb0", .is_disk = true, .scheduler = "[none] mq-deadline" }, "nullb" },
+        { { .name = "pmem0", .is_disk = true }, "pmem" },
+        /* The rule's TEST!="queue/scheduler": bio-based disks of other names. */
+        { { .name = "vda", .is_disk = true }, "bio-based" },
+        { { .name = "sda", .is_disk = true, .scheduler = "[mq-deadline] none" }, NULL },
+        { { .name = "nvme0n1", .is_disk = true, .scheduler = "[none]" }, NULL },
+        { { .name = "dmx", .is_disk = true, .scheduler = "[none]" }, NULL },
+};
+
+START_TEST(rule_never_runs_for_its_kernel_list_and_bio_based_disks) {
+        ck_assert_pstr_eq(policy_rule_skips(&rule_skips[_i].disk), rule_skips[_i].kind);
+}
+END_TEST
+
+/* The helper's list and the rule's KERNEL== match are one list: the rule file says it. */
+START_TEST(rule_file_kernel_list_is_the_helpers) {
+        char text[16384], *line, *end;
+        long len = read_file_bounded("rules/60-hyperv-scheduler.rules", text, sizeof(text));
+        size_t n = 0;
+
+        ck_assert_msg(len > 0, "cannot read rules/60-hyperv-scheduler.rules: %ld", len);
+        line = strstr(text, "\nKERNEL==\"");
+        ck_assert_msg(line, "no KERNEL== line in the rule");
+        line += strlen("\nKERNEL==\"");
+        end = strchr(line, '"');
+        ck_assert_ptr_nonnull(end);
+        *end = '\0';
+        for (char *glob = strtok(line, "|"); glob; glob = strtok(NULL, "|"), n++) {
+                ck_assert_msg(n < n_rule_kernel_skip, "the rule has more than %zu globs: %s",
+                              n_rule_kernel_skip, glob);
+                ck_assert_str_eq(glob, rule_kernel_skip[n]);
+        }
+        ck_assert_uint_eq(n, n_rule_kernel_skip);
+}
+END_TEST
+
 Suite *policy_suite(void) {
         Suite *s = suite_create("policy");
         TCase *tc;
@@ -439,6 +483,9 @@ Suite *policy_suite(void) {
 
         tc = tcase_create("names");
         tcase_add_test(tc, reason_names_match_json_contract);
+        tcase_add_loop_test(tc, rule_never_runs_for_its_kernel_list_and_bio_based_disks, 0,
+                            ELEMENTSOF(rule_skips));
+        tcase_add_test(tc, rule_file_kernel_list_is_the_helpers);
         suite_add_tcase(s, tc);
 
         return s;

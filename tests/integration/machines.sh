@@ -133,6 +133,58 @@ arm64 without a fadt, microsoft dmi|none|azure|azure|no|debian|hyperv-guest micr
 arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv|none
 TABLE
 
+        # The report, as a person reads it, over the Azure tree.
+        tree=$(machine_tree report azure - yes)
+        text=(in_ns --sys "$tree" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest"
+                "$TESTFACTS" -c "$conf")
+        check "report: leaves out what the rule never runs for, and counts it" -- \
+                exits 0 "${text[@]}" --dry-run
+        check "report: the count line" -- stdout_has "
+4 dm, loop, md, zram devices not shown (-v shows them)"
+        check "report: no loop0 row" -- is "a loop0 row" "$(grep -c '^loop0 ' <<<"$out")" 0
+        check "report: -v shows them" -- exits 0 "${text[@]}" --dry-run -v
+        check "report: -v has the loop0 row" -- is "a loop0 row" "$(grep -c '^loop0 ' <<<"$out")" 1
+        check "report: -v has no count line" -- is "a count line" "$(grep -c 'not shown' <<<"$out")" 0
+        check "report: JSON" -- exits 0 "${text[@]}" --dry-run --json
+        check "report: JSON keeps loop0" -- json_is "$(disk loop0 rule_skips)" loop
+        # Empty /run in the namespace: no udev control socket.
+        check "report: no udev daemon running is said" -- exits 0 "${text[@]}" --dry-run sda
+        check "report: the udev note" -- stdout_has "Note: no udev daemon is running (no /run/udev/control): the rule never runs here; run hyperv-scheduler --all at boot instead (hyperv-scheduler(8))."
+        check "report: JSON without udev" -- exits 0 "${text[@]}" --dry-run --json sda
+        check "report: udev_running false in JSON" -- json_is "d['udev_running']" False
+        # A socket at /run/udev/control, as systemd-udevd and eudev make, silences it.
+        sock=(in_ns --sys "$tree" -- sh -c 'mkdir -p /run/udev &&
+                python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/udev/control\")" &&
+                exec "$@"' sh env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest"
+                "$TESTFACTS" -c "$conf")
+        check "report: with a udev control socket" -- exits 0 "${sock[@]}" --dry-run sda
+        check "report: no udev note then" -- is "a udev note" "$(grep -c 'no udev daemon' <<<"$out")" 0
+        check "report: JSON with a udev control socket" -- exits 0 "${sock[@]}" --dry-run --json sda
+        check "report: udev_running true in JSON" -- json_is "d['udev_running']" True
+        # elevator= on the kernel command line: noted in both reports, never under --udev.
+        echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 elevator=noop" >"$work/cmdline-elevator"
+        elev=(in_ns --sys "$tree" --cmdline "$work/cmdline-elevator" -- env
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf")
+        check "report: elevator= noted" -- exits 0 "${elev[@]}" --dry-run sda
+        check "report: the elevator note" -- stdout_has "Note: elevator= on the kernel command line does nothing since Linux 5.0 (the kernel only warns): this package sets the scheduler, and hyperv_scheduler= on the command line sets its mode."
+        check "report: JSON with elevator=" -- exits 0 "${elev[@]}" --dry-run --json sda
+        check "report: the elevator note in JSON" -- json_is "[n for n in d['notes'] if n.startswith('elevator=')][0][:40]" "elevator= on the kernel command line doe"
+        check "report: nothing about elevator= under --udev" -- exits 0 "${elev[@]}" --udev sdb
+        check "report: --udev is silent" -- silent
+        # One hardware queue, and why: one present CPU, the storvsc module parameter, IDE.
+        mkdir -p "$tree/sys/devices/system/cpu" "$tree/sys/module/hv_storvsc/parameters"
+        echo 0 >"$tree/sys/devices/system/cpu/present"
+        echo 1 >"$tree/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues"
+        check "report: why sda has one queue" -- exits 0 "${text[@]}" --dry-run sda
+        check "report: one CPU and the parameter" -- stdout_has "sda: 1 hardware queue: one present CPU, hv_storvsc.storvsc_max_hw_queues=1"
+        echo 0-3 >"$tree/sys/devices/system/cpu/present"
+        echo 0 >"$tree/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues"
+        sed -i 's/ba6163d9-04a1-4d29-b605-72e2ffb1dc7f/32412632-86cb-44a2-9b5c-50d1417354f5/' \
+                "$tree"/sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0004:00/VMBUS:00/f8b3781a-1e82-4818-a1c3-63d806ec15bb/class_id
+        check "report: an IDE disk" -- exits 0 "${text[@]}" --dry-run --json sda sdb
+        check "report: an IDE controller in JSON" -- json_is "$(disk sda queues_why)" "an IDE controller (Generation 1)"
+        check "report: nothing to explain for sdb's two queues" -- json_is "$(disk sdb queues_why)" None
+
         # The FADT is root's only (0400): a report without root says so and decides from VMBus.
         if need_nobody "arm64 without root" "$TESTFACTS"; then
                 tree=$(machine_tree arm64-nobody azure azure yes) && chmod -R a+rX "$tree" &&
