@@ -22,7 +22,7 @@ declare -A dmi_of=(
 fadt_bytes() {
         {
                 printf 'FACP'
-                printf "$(printf '\\%03o\\%03o\\%03o\\%03o\\%03o' $(($2 & 255)) $(($2 >> 8 & 255)) \
+                printf '%b' "$(printf '\\0%03o\\0%03o\\0%03o\\0%03o\\0%03o' $(($2 & 255)) $(($2 >> 8 & 255)) \
                         $(($2 >> 16 & 255)) $(($2 >> 24 & 255)) "$3")"
                 head -c 259 /dev/zero
                 if [ -n "$4" ]; then printf '%s' "$4"; else head -c 8 /dev/zero; fi
