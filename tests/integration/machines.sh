@@ -133,6 +133,22 @@ arm64 without a fadt, microsoft dmi|none|azure|azure|no|debian|hyperv-guest micr
 arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv|none
 TABLE
 
+        # A confidential guest's isolation type and paravisor, from 0x4000000C.
+        tree=$(machine_tree tdx azure azure yes)
+        check "tdx: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-tdx" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "tdx: isolation TDX, a paravisor" -- json_is \
+                "d['machine']['isolation'] + ' ' + str(d['machine']['paravisor'])" "TDX True"
+        check "tdx: the evidence names leaf 0x4000000c" -- json_is \
+                "[e for e in d['machine']['evidence'] if e.startswith('CPUID 0x4000000c')][0]" \
+                "CPUID 0x4000000c EBX 0x00000c03: isolation type 3 (TDX); EAX 0x00000001: paravisor present"
+        tree=$(machine_tree nested azure azure yes)
+        check "nested root: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-root-nested" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "nested root: the evidence names leaf 0x40000004 EAX bit 12" -- json_is \
+                "[e for e in d['machine']['evidence'] if e.startswith('CPUID 0x40000004')][0]" \
+                "CPUID 0x40000004 EAX 0x00005e24: bit 12 (nested) set: inside another Hyper-V's VM, whose synthetic disks are on VMBus"
+
         # The report, as a person reads it, over the Azure tree.
         tree=$(machine_tree report azure - yes)
         text=(in_ns --sys "$tree" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest"
