@@ -289,6 +289,15 @@ int cmdline_mode(const char *cmdline, enum mode *mode) {
         return mode_from_string(value, mode) < 0 ? -EINVAL : 1;
 }
 
+bool cmdline_has_elevator(const char *cmdline) {
+        static const char key[] = "elevator=";
+
+        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1)
+                if (p == cmdline || strchr(" \t\n", p[-1]))
+                        return true;
+        return false;
+}
+
 static bool matches_any(const struct glob_list *l, const char *name) {
         for (unsigned i = 0; i < l->n; i++)
                 if (fnmatch(l->glob[i], name, 0) == 0)

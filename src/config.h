@@ -31,6 +31,7 @@ struct config {
         bool found;
         bool unreadable; /* found, but not read or parsed as a whole: the run changes nothing */
         bool mode_from_cmdline;
+        bool cmdline_elevator; /* elevator= on the kernel command line, which Linux 5.0 dropped */
 };
 
 /* Called once for each bad line; line is 0 for problems with the whole file, whose message
@@ -54,6 +55,10 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
  * sets *mode when found, 0 when absent, -EINVAL (mode untouched) when the last value is not a
  * mode: then the command line overrides nothing, whatever earlier values said. */
 int cmdline_mode(const char *cmdline, enum mode *mode);
+
+/* Whether a kernel command line has elevator=: since Linux 5.0 (the legacy block layer gone)
+ * the kernel ignores it and only warns, but guides still tell Hyper-V users to add it. */
+bool cmdline_has_elevator(const char *cmdline);
 
 int mode_from_string(const char *s, enum mode *mode);
 const char *mode_name(enum mode m);

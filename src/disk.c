@@ -99,6 +99,53 @@ int disk_hw_queues(struct udev_device *dev) {
         return n;
 }
 
+/* storvsc's IDE channel class (the Generation 1 fast path), as the VMBus class_id reads. */
+#define VMBUS_CLASS_IDE "{32412632-86cb-44a2-9b5c-50d1417354f5}"
+
+/* The number of CPUs in a kernel CPU list such as "0-3,8", or -1. */
+static int count_cpu_list(const char *s) {
+        int n = 0;
+
+        while (*s && *s != '\n') {
+                char *end;
+                long a = strtol(s, &end, 10), b = a;
+
+                if (end == s || a < 0)
+                        return -1;
+                if (*end == '-') {
+                        s = end + 1;
+                        b = strtol(s, &end, 10);
+                        if (end == s || b < a)
+                                return -1;
+                }
+                n += (int) (b - a + 1);
+                s = *end == ',' ? end + 1 : end;
+        }
+        return n > 0 ? n : -1;
+}
+
+void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
+        struct udev_device *vmbus = udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL);
+        char text[256];
+        char *end;
+        long v;
+
+        memset(q, 0, sizeof(*q));
+        q->present_cpus = q->max_hw_queues = -1;
+        if (!vmbus || !streq(udev_device_get_driver(vmbus), "hv_storvsc"))
+                return;
+        q->storvsc = true;
+        q->ide = streq(udev_device_get_sysattr_value(vmbus, "class_id"), VMBUS_CLASS_IDE);
+        if (read_file_bounded("/sys/devices/system/cpu/present", text, sizeof(text)) >= 0)
+                q->present_cpus = count_cpu_list(text);
+        if (read_file_bounded("/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues", text,
+                              sizeof(text)) >= 0) {
+                v = strtol(text, &end, 10);
+                if (end != text && v >= 0 && v <= 65535)
+                        q->max_hw_queues = (int) v;
+        }
+}
+
 long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type) = read_file_typed;
 
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {

@@ -50,6 +50,16 @@ bool disk_on_vmbus(struct udev_device *dev);
  * -1 when unknown. Only the report asks. */
 int disk_hw_queues(struct udev_device *dev);
 
+/* What can explain one hardware queue on a storvsc disk. Only the report asks. */
+struct queue_facts {
+        bool storvsc;      /* the disk's VMBus device is bound to hv_storvsc */
+        bool ide;          /* and offered as the IDE fast path (Generation 1) */
+        int present_cpus;  /* /sys/devices/system/cpu/present, -1 when unreadable */
+        int max_hw_queues; /* hv_storvsc.storvsc_max_hw_queues, -1 when unreadable */
+};
+
+void disk_queue_facts(struct udev_device *dev, struct queue_facts *q);
+
 /* Writes target to queue/scheduler and reads the file again, through disk_read_back: the test
  * build can point it elsewhere (tests/README.md). */
 extern long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type);

@@ -1,5 +1,6 @@
 #include "policy.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 #include "util.h"
@@ -20,6 +21,30 @@ static const char *const reason_names[] = {
 
 const char *reason_name(enum reason r) {
         return reason_names[r];
+}
+
+const char *const rule_kernel_skip[] = {
+        "loop*", "ram*",      "zram*",     "dm-*",  "md*",     "nbd*",    "rbd*", "drbd*",
+        "fd*",   "mtdblock*", "ubiblock*", "pmem*", "bcache*", "nullb*",
+};
+const size_t n_rule_kernel_skip = ELEMENTSOF(rule_kernel_skip);
+
+/* What the report calls each: the glob without its wildcard. */
+static const char *const rule_kernel_kind[] = {
+        "loop", "ram",      "zram",     "dm",   "md",     "nbd",   "rbd", "drbd",
+        "fd",   "mtdblock", "ubiblock", "pmem", "bcache", "nullb",
+};
+_Static_assert(ELEMENTSOF(rule_kernel_kind) == ELEMENTSOF(rule_kernel_skip),
+               "a kind for every glob of the rule");
+
+const char *policy_rule_skips(const struct disk_facts *d) {
+        for (size_t i = 0; i < n_rule_kernel_skip; i++)
+                if (d->name && fnmatch(rule_kernel_skip[i], d->name, 0) == 0)
+                        return rule_kernel_kind[i];
+        /* The rule's TEST!="queue/scheduler". */
+        if (d->is_disk && !d->scheduler)
+                return "bio-based";
+        return NULL;
 }
 
 static enum reason disk_reason(const struct config *c, const struct disk_facts *d,
@@ -78,8 +103,8 @@ bool policy_needs_machine(const struct config *c, const struct disk_decision *d)
         return c->mode == MODE_AUTO && d->decision != DECISION_SKIP;
 }
 
-void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d) {
-        if (verdict != VERDICT_HYPERV_GUEST)
+void policy_machine(const struct machine_verdict *v, bool on_vmbus, struct disk_decision *d) {
+        if (!verdict_vmbus_disks_are_synthetic(v))
                 d->reason = REASON_NOT_HYPERV;
         else if (!on_vmbus)
                 d->reason = REASON_NOT_VMBUS;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "devname.h"
@@ -149,6 +150,7 @@ static void load_config(const struct run_options *o, struct config *c) {
         if (cut)
                 warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
                                      "only the parameters in its first 1 MiB count");
+        c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
                 warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
@@ -227,12 +229,20 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_disk(c, &df, dd);
         if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
-                enum verdict v = machine_verdict(m, udev, full)->verdict;
+                const struct machine_verdict *v = machine_verdict(m, udev, full);
 
-                policy_machine(v, v == VERDICT_HYPERV_GUEST && disk_on_vmbus(dev), dd);
+                policy_machine(v, verdict_vmbus_disks_are_synthetic(v) && disk_on_vmbus(dev), dd);
         }
-        if (full)
+        if (full) {
                 d->hw_queues = disk_hw_queues(dev);
+                d->rule_skips = policy_rule_skips(&df);
+                if (d->hw_queues == 1) {
+                        struct queue_facts q;
+
+                        disk_queue_facts(dev, &q);
+                        report_queue_why(&q, d->queue_why, sizeof(d->queue_why));
+                }
+        }
         if (dd->decision == DECISION_CHANGE && !o->dry_run) {
                 /* What was held back under udev now matters: this disk would change. */
                 show_warnings();
@@ -311,6 +321,14 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
                 udev_device_unref(dev);
         }
         udev_enumerate_unref(e);
+}
+
+/* systemd-udevd and eudev both listen on this socket while they run; where neither does (WSL2
+ * without systemd, Alpine with mdev) the rule never fires. */
+static bool udev_running(void) {
+        struct stat st;
+
+        return stat(UDEV_CONTROL, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
 static int by_name(const void *a, const void *b) {
@@ -406,6 +424,10 @@ enum exit_status run(const struct run_options *o) {
                         .config_path = o->config_path,
                         .disks = res.disks,
                         .n_disks = res.n,
+                        /* Named disks are always shown; -v and JSON show every one. */
+                        .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
+                        .udev_checked = o->dry_run,
+                        .udev_running = udev_running(),
                 };
 
                 /* qsort's array must not be NULL, even for no element. */

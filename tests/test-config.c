@@ -717,6 +717,27 @@ START_TEST(config_wants_applies_exclude_then_devices) {
 }
 END_TEST
 
+/* elevator= is only noted: found as the kernel splits parameters, at the start or after a
+ * blank, never inside another parameter's value. */
+static const struct {
+        const char *cmdline;
+        bool found;
+} elevators[] = {
+        { "BOOT_IMAGE=/vmlinuz root=/dev/sda1 elevator=noop\n", true },
+        { "elevator=deadline quiet", true },
+        { "quiet\televator=none", true },
+        { "root=/dev/sda1 quiet", false },
+        { "foo.elevator=noop", false },
+        { "hyperv_scheduler=auto", false },
+        { "", false },
+};
+
+START_TEST(cmdline_elevator_is_found) {
+        ck_assert_msg(cmdline_has_elevator(elevators[_i].cmdline) == elevators[_i].found, "'%s'",
+                      elevators[_i].cmdline);
+}
+END_TEST
+
 Suite *config_suite(void) {
         Suite *s = suite_create("config");
         TCase *tc;
@@ -778,6 +799,7 @@ Suite *config_suite(void) {
 
         tc = tcase_create("cmdline");
         tcase_add_loop_test(tc, cmdline_mode_is_found, 0, ELEMENTSOF(cmdlines));
+        tcase_add_loop_test(tc, cmdline_elevator_is_found, 0, ELEMENTSOF(elevators));
         tcase_add_test(tc, mode_names_round_trip);
         tcase_add_test(tc, mode_from_string_rejects_others);
         suite_add_tcase(s, tc);
