@@ -142,7 +142,7 @@ FUZZ_CFLAGS   += -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-p
 # Fortified string functions would bypass ASan's checks.
 FUZZ_CPPFLAGS  = $(CPPFLAGS) -U_FORTIFY_SOURCE
 FUZZ_BUILD    := tests/fuzz/build
-FUZZ_TARGETS  := config schedlist dmi devname json cpuidfile
+FUZZ_TARGETS  := config schedlist dmi devname json cpuidfile fadt
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 FUZZ_OBJS     := $(PURE_OBJS:src/%=$(FUZZ_BUILD)/src/%) $(FUZZ_BUILD)/invariants.o \
                  $(FUZZ_BUILD)/cpuid-file.o

@@ -37,6 +37,31 @@ void config_defaults(struct config *c) {
         sched_list_parse("none noop", &c->schedulers);
 }
 
+/* fnmatch() takes a '[' without its ']' for a plain '[', and a lone '\\' at the end for no
+ * pattern at all, and says neither: such a pattern would match no disk, without a word. */
+static const char *glob_problem(const char *g, size_t len) {
+        for (size_t i = 0; i < len; i++) {
+                if (g[i] == '\\') {
+                        if (++i == len)
+                                return "pattern ends in a lone '\\'";
+                } else if (g[i] == '[') {
+                        size_t j = i + 1;
+
+                        /* A ']' first in the set, after any '!' or '^', is a member. */
+                        if (j < len && (g[j] == '!' || g[j] == '^'))
+                                j++;
+                        if (j < len && g[j] == ']')
+                                j++;
+                        while (j < len && g[j] != ']')
+                                j++;
+                        if (j == len)
+                                return "'[' without a closing ']'";
+                        i = j;
+                }
+        }
+        return NULL;
+}
+
 /* Leaves value intact: a bad one is shown whole in the warning. */
 static int parse_globs(const char *value, struct glob_list *out, const char **why) {
         struct glob_list l = { 0 };
@@ -52,6 +77,8 @@ static int parse_globs(const char *value, struct glob_list *out, const char **wh
                         *why = "pattern too long (at most 63 bytes)";
                         return -E2BIG;
                 }
+                if ((*why = glob_problem(g, len)))
+                        return -EINVAL;
                 memcpy(l.glob[l.n], g, len);
                 l.glob[l.n++][len] = '\0';
                 g += len;
@@ -147,21 +174,24 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
 
         while (pos < len) {
                 const char *nl = memchr(text + pos, '\n', len - pos);
-                size_t linelen = (nl ? (size_t) (nl - text) : len) - pos;
+                size_t linelen = (nl ? (size_t) (nl - text) : len) - pos, content = linelen;
                 char line[CONFIG_LINE_MAX + 1], msg[256];
                 int r;
 
                 lineno++;
-                if (linelen > CONFIG_LINE_MAX) {
+                /* The CR of a CR LF ending is no part of the line. */
+                if (nl && content > 0 && text[pos + content - 1] == '\r')
+                        content--;
+                if (content > CONFIG_LINE_MAX) {
                         snprintf(msg, sizeof(msg), "line longer than %d bytes, ignored",
                                  CONFIG_LINE_MAX);
                         r = -E2BIG;
-                } else if (memchr(text + pos, '\0', linelen)) {
+                } else if (memchr(text + pos, '\0', content)) {
                         snprintf(msg, sizeof(msg), "NUL byte in line, ignored");
                         r = -EINVAL;
                 } else {
-                        memcpy(line, text + pos, linelen);
-                        line[linelen] = '\0';
+                        memcpy(line, text + pos, content);
+                        line[content] = '\0';
                         r = parse_line(c, line, seen, lineno, msg, sizeof(msg));
                 }
                 if (r < 0)
@@ -174,59 +204,98 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
 }
 
 void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
-        char *text, msg[PATH_MAX + 128];
+        char *text, msg[CONFIG_PATH_SHOWN + 128], shown[CONFIG_PATH_SHOWN];
+        unsigned type = 0;
         long len;
 
         config_defaults(c);
+        escape_text(path, strlen(path), shown, sizeof(shown));
         text = malloc(CONFIG_FILE_MAX + 1);
-        if (!text) {
-                snprintf(msg, sizeof(msg), "cannot read '%s': %s, defaults apply", path,
-                         strerror(ENOMEM));
-                if (warn)
-                        warn(userdata, path, 0, msg);
-                return;
-        }
-        len = read_file_bounded(path, text, CONFIG_FILE_MAX + 1);
+        len = text ? read_file_typed(path, text, CONFIG_FILE_MAX + 1, &type) : -ENOMEM;
         if (len == -ENOENT) {
                 free(text);
                 return;
         }
+        /* Without memory it is not known whether the file exists: as if it did. */
         c->found = true;
         if (len < 0) {
-                snprintf(msg, sizeof(msg), "cannot read '%s': %s%s, defaults apply", path,
-                         strerror((int) -len), len == -EFBIG ? " (more than 64 KiB)" : "");
-                if (warn)
-                        warn(userdata, path, 0, msg);
+                snprintf(msg, sizeof(msg), "cannot read '%s': %s%s", shown,
+                         read_error_text((int) -len, type),
+                         len == -EFBIG ? " (more than 64 KiB)" : "");
+                c->unreadable = true;
         } else if (memchr(text, '\0', (size_t) len)) {
-                snprintf(msg, sizeof(msg),
-                         "cannot use '%s': binary file (NUL bytes), defaults apply", path);
-                if (warn)
-                        warn(userdata, path, 0, msg);
+                snprintf(msg, sizeof(msg), "cannot use '%s': binary file (NUL bytes)", shown);
+                c->unreadable = true;
         } else {
                 config_parse(c, text, (size_t) len, path, warn, userdata);
         }
         free(text);
+        if (c->unreadable) {
+                /* Nothing of it applies, not even the lines read before the problem. */
+                config_defaults(c);
+                c->found = c->unreadable = true;
+                if (warn)
+                        warn(userdata, path, 0, msg);
+        }
 }
 
-int cmdline_mode(const char *cmdline, enum mode *mode) {
-        static const char key[] = "hyperv_scheduler=";
-        const char *last = NULL;
-        char value[16];
-        size_t len;
+#define KERNEL_SPACES " \t\n\v\f\r"
 
-        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1)
-                if (p == cmdline || strchr(" \t\n", p[-1]))
-                        last = p + sizeof(key) - 1;
+int cmdline_mode(const char *cmdline, enum mode *mode) {
+        static const char key[] = "hyperv_scheduler";
+        const char *p = cmdline, *last = NULL;
+        size_t last_len = 0;
+        char value[16];
+
+        /* Split as the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux
+         * commit 0ea09083116d): blanks end a parameter outside double quotes; quotes around the
+         * value, or around the whole parameter, are not part of it; no escapes. */
+        for (p += strspn(p, KERNEL_SPACES); *p; p += strspn(p, KERNEL_SPACES)) {
+                bool quoted = *p == '"', in_quote = quoted, value_quoted = false;
+                size_t i, equals = 0, end;
+
+                p += quoted;
+                for (i = 0; p[i]; i++) {
+                        if (strchr(KERNEL_SPACES, p[i]) && !in_quote)
+                                break;
+                        if (equals == 0 && p[i] == '=')
+                                equals = i;
+                        if (p[i] == '"')
+                                in_quote = !in_quote;
+                }
+                end = i;
+                if (equals && p[equals + 1] == '"' && end > 0 && p[end - 1] == '"') {
+                        value_quoted = true;
+                        end--;
+                }
+                if (quoted && !value_quoted && end > 0 && p[end - 1] == '"')
+                        end--;
+                if (equals == sizeof(key) - 1 && memcmp(p, key, equals) == 0) {
+                        const char *v = p + equals + 1 + (p[equals + 1] == '"');
+
+                        last = v;
+                        last_len = end > (size_t) (v - p) ? end - (size_t) (v - p) : 0;
+                }
+                p += i + (p[i] != '\0');
+        }
         if (!last)
                 return 0;
         /* Only the last one counts, as for the kernel's own parameters: an earlier bad value is
          * overridden, a bad last one overrides nothing. */
-        len = strcspn(last, " \t\n");
-        if (len >= sizeof(value))
+        if (last_len >= sizeof(value))
                 return -EINVAL;
-        memcpy(value, last, len);
-        value[len] = '\0';
+        memcpy(value, last, last_len);
+        value[last_len] = '\0';
         return mode_from_string(value, mode) < 0 ? -EINVAL : 1;
+}
+
+bool cmdline_has_elevator(const char *cmdline) {
+        static const char key[] = "elevator=";
+
+        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1)
+                if (p == cmdline || strchr(" \t\n", p[-1]))
+                        return true;
+        return false;
 }
 
 static bool matches_any(const struct glob_list *l, const char *name) {

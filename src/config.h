@@ -9,6 +9,8 @@
 #define CONFIG_LINE_MAX  1024
 #define CONFIG_GLOBS_MAX 32
 #define CONFIG_GLOB_LEN  64
+/* Room for the config's path, escaped, in a message; a longer one ends in "...". */
+#define CONFIG_PATH_SHOWN 1024
 
 enum mode {
         MODE_AUTO,   /* act on Hyper-V guests, on the disks VMBus provides */
@@ -27,11 +29,13 @@ struct config {
         struct glob_list exclude;
         struct glob_list devices; /* include list; empty means every disk */
         bool found;
+        bool unreadable; /* found, but not read or parsed as a whole: the run changes nothing */
         bool mode_from_cmdline;
+        bool cmdline_elevator; /* elevator= on the kernel command line, which Linux 5.0 dropped */
 };
 
 /* Called once for each bad line; line is 0 for problems with the whole file, whose message
- * then names the file itself: "cannot read 'PATH': REASON, defaults apply". */
+ * then names the file itself, escaped: "cannot read 'PATH': REASON". */
 typedef void (*config_warn_fn)(void *userdata, const char *path, unsigned line, const char *msg);
 
 void config_defaults(struct config *c);
@@ -41,14 +45,20 @@ void config_defaults(struct config *c);
 unsigned config_parse(struct config *c, const char *text, size_t len, const char *path,
                       config_warn_fn warn, void *userdata);
 
-/* Loads path into c, defaults first. An absent file leaves the defaults and found false; an
- * unreadable, oversized or binary one is reported through warn and leaves the defaults. */
+/* Loads path into c, defaults first. An absent file leaves the defaults and found false; one
+ * that cannot be read as a whole (unreadable, not a regular file, oversized, binary, no
+ * memory) is reported through warn and leaves the defaults with unreadable set. */
 void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata);
 
-/* Finds hyperv_scheduler=MODE in a kernel command line; the last one given wins. Returns 1 and
+/* Finds hyperv_scheduler=MODE in a kernel command line, split as the kernel splits it (quotes
+ * around the value or the whole parameter); the last one given wins. Returns 1 and
  * sets *mode when found, 0 when absent, -EINVAL (mode untouched) when the last value is not a
  * mode: then the command line overrides nothing, whatever earlier values said. */
 int cmdline_mode(const char *cmdline, enum mode *mode);
+
+/* Whether a kernel command line has elevator=: since Linux 5.0 (the legacy block layer gone)
+ * the kernel ignores it and only warns, but guides still tell Hyper-V users to add it. */
+bool cmdline_has_elevator(const char *cmdline);
 
 int mode_from_string(const char *s, enum mode *mode);
 const char *mode_name(enum mode m);

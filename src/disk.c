@@ -47,6 +47,12 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
         *out = udev_device_new_from_syspath(udev, syspath);
         if (!*out)
                 return errno == 0 || errno == ENOENT ? -ENODEV : -errno;
+        /* DEVPATH comes from the environment: the rule's SUBSYSTEM match does not vouch for it. */
+        if (!streq(udev_device_get_subsystem(*out), "block")) {
+                udev_device_unref(*out);
+                *out = NULL;
+                return -ENOTBLK;
+        }
         return 0;
 }
 
@@ -61,6 +67,7 @@ void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event)
          * uevent file. */
         f->is_disk = devtype ? streq(devtype, "disk")
                              : !udev_device_get_sysattr_value(dev, "partition");
+        f->other_devtype = devtype && !f->is_disk && !streq(devtype, "partition");
         if (!f->is_disk)
                 return;
         f->scheduler = udev_device_get_sysattr_value(dev, "queue/scheduler");
@@ -92,8 +99,58 @@ int disk_hw_queues(struct udev_device *dev) {
         return n;
 }
 
+/* storvsc's IDE channel class (the Generation 1 fast path), as the VMBus class_id reads. */
+#define VMBUS_CLASS_IDE "{32412632-86cb-44a2-9b5c-50d1417354f5}"
+
+/* The number of CPUs in a kernel CPU list such as "0-3,8", or -1. */
+static int count_cpu_list(const char *s) {
+        int n = 0;
+
+        while (*s && *s != '\n') {
+                char *end;
+                long a = strtol(s, &end, 10), b = a;
+
+                if (end == s || a < 0)
+                        return -1;
+                if (*end == '-') {
+                        s = end + 1;
+                        b = strtol(s, &end, 10);
+                        if (end == s || b < a)
+                                return -1;
+                }
+                n += (int) (b - a + 1);
+                s = *end == ',' ? end + 1 : end;
+        }
+        return n > 0 ? n : -1;
+}
+
+void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
+        struct udev_device *vmbus = udev_device_get_parent_with_subsystem_devtype(dev, "vmbus", NULL);
+        char text[256];
+        char *end;
+        long v;
+
+        memset(q, 0, sizeof(*q));
+        q->present_cpus = q->max_hw_queues = -1;
+        if (!vmbus || !streq(udev_device_get_driver(vmbus), "hv_storvsc"))
+                return;
+        q->storvsc = true;
+        q->ide = streq(udev_device_get_sysattr_value(vmbus, "class_id"), VMBUS_CLASS_IDE);
+        if (read_file_bounded("/sys/devices/system/cpu/present", text, sizeof(text)) >= 0)
+                q->present_cpus = count_cpu_list(text);
+        if (read_file_bounded("/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues", text,
+                              sizeof(text)) >= 0) {
+                v = strtol(text, &end, 10);
+                if (end != text && v >= 0 && v <= 65535)
+                        q->max_hw_queues = (int) v;
+        }
+}
+
+long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type) = read_file_typed;
+
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
         char path[PATH_MAX], text[256];
+        unsigned type = 0;
         long len;
         int r;
 
@@ -116,10 +173,18 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
             (int) sizeof(path))
                 len = -ENAMETOOLONG;
         else
-                len = read_file_bounded(path, text, sizeof(text));
+                len = disk_read_back(path, text, sizeof(text), &type);
+        out->read_back = true;
+        /* Gone between the write and the read-back: as gone before the write. */
+        if (len == -ENOENT || len == -ENODEV) {
+                out->result = WRITE_VANISHED;
+                out->error = (int) -len;
+                return;
+        }
         if (len < 0) {
                 out->result = WRITE_NOT_KEPT;
                 out->error = (int) -len;
+                out->type = type;
                 return;
         }
         if (sched_list_parse(text, &out->now) < 0) {

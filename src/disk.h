@@ -17,12 +17,14 @@ enum write_result {
         WRITE_CHANGED,  /* target reads back as the current scheduler */
         WRITE_FAILED,   /* the write failed: error */
         WRITE_NOT_KEPT, /* written, but the read-back shows another (or error: unreadable) */
-        WRITE_VANISHED, /* the device went away before the write */
+        WRITE_VANISHED, /* the device went away before the write, or before its read-back */
 };
 
 struct write_outcome {
         enum write_result result;
         int error;             /* positive errno of the write, or of the read-back; else 0 */
+        unsigned type;         /* with error EFTYPE: the st_mode of what was read back */
+        bool read_back;        /* the write went through and its read-back was tried */
         struct sched_list now; /* the read-back; n == 0 when it is not a list */
         char readback[64];     /* the read-back as text, escaped for a message */
 };
@@ -32,8 +34,8 @@ struct write_outcome {
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
               struct udev_device **out);
 
-/* Opens the event's own device from its syspath (/sys + $DEVPATH): the rule let only block
- * devices through, so no lookup by name and no subsystem check. Returns as disk_open(). */
+/* Opens the event's own device from its syspath (/sys + $DEVPATH), with no lookup by name.
+ * Returns as disk_open(): -ENOTBLK when the path is not a block device. */
 int disk_open_event(struct udev *udev, const char *syspath, struct udev_device **out);
 
 /* Fills f with the device's cheap attributes; the strings stay owned by the device.
@@ -48,5 +50,17 @@ bool disk_on_vmbus(struct udev_device *dev);
  * -1 when unknown. Only the report asks. */
 int disk_hw_queues(struct udev_device *dev);
 
-/* Writes target to queue/scheduler and reads the file again. */
+/* What can explain one hardware queue on a storvsc disk. Only the report asks. */
+struct queue_facts {
+        bool storvsc;      /* the disk's VMBus device is bound to hv_storvsc */
+        bool ide;          /* and offered as the IDE fast path (Generation 1) */
+        int present_cpus;  /* /sys/devices/system/cpu/present, -1 when unreadable */
+        int max_hw_queues; /* hv_storvsc.storvsc_max_hw_queues, -1 when unreadable */
+};
+
+void disk_queue_facts(struct udev_device *dev, struct queue_facts *q);
+
+/* Writes target to queue/scheduler and reads the file again, through disk_read_back: the test
+ * build can point it elsewhere (tests/README.md). */
+extern long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type);
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out);

@@ -1,4 +1,5 @@
-/* Gathering the machine facts the verdict decides on: CPUID, DMI, VMBus, kernel release. */
+/* Gathering the machine facts the verdict decides on: CPUID, the ACPI FADT (arm64), DMI,
+ * VMBus, kernel release. */
 #pragma once
 #include <stdbool.h>
 
@@ -7,6 +8,7 @@
 struct udev;
 
 /* Everything verdict_decide() needs, read only where it can change the verdict: the scan of the
- * higher CPUID bases only where a guest is still possible, DMI only where CPUID cannot settle
- * it. With full, also what only the report shows: DMI always, and the kernel release. */
+ * higher CPUID bases only where Hyper-V is still possible, DMI only where CPUID cannot settle
+ * it. With full, also what only the report shows: the scan on any hypervisor (it names the one
+ * Linux picks), 0x4000000C on a confidential guest, DMI always, and the kernel release. */
 void facts_gather(struct machine_facts *f, struct udev *udev, bool full);

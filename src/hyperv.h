@@ -1,6 +1,11 @@
-/* What Hyper-V says about itself through CPUID and DMI, in one place: the gatherer (facts.c),
- * the verdict (verdict.c) and the unit tests all use these names. Values as in the Hypervisor
- * Top Level Functional Specification and Linux's include/hyperv/hvgdk_mini.h. */
+/* What Hyper-V says about itself through CPUID, ACPI and DMI, in one place: the gatherer
+ * (facts.c), the verdict (verdict.c) and the unit tests all use these names. Values as in the
+ * Hypervisor Top Level Functional Specification and Linux's include/hyperv/hvgdk_mini.h.
+ *
+ * The rules follow Linux 6.19: arch/x86/kernel/cpu/hypervisor.c (detect_hypervisor_vendor()
+ * and each hypervisor's detect), arch/x86/kernel/cpu/mshyperv.c (ms_hyperv_platform()),
+ * drivers/hv/hv_common.c (hv_identify_partition_type()), drivers/hv/vmbus_drv.c
+ * (hv_acpi_init()) and arch/arm64/hyperv/mshyperv.c (hyperv_detect_via_acpi()). */
 #pragma once
 
 /* CPUID 1 ECX: a hypervisor is present. */
@@ -22,11 +27,32 @@
 #define HV_EBX_CPU_MANAGEMENT    (1u << 12)
 #define HV_EBX_ISOLATION         (1u << 22)
 
+/* 0x40000004 EAX, the hints: this Hyper-V runs nested in another (HV_X64_HYPERV_NESTED). */
+#define HV_LEAF_HINTS    0x40000004u
+#define HV_EAX_NESTED    (1u << 12)
+
+/* 0x4000000C, the isolation configuration of a confidential guest: EAX bit 0 a paravisor is
+ * present, EBX bits 3-0 the isolation type (HV_ISOLATION_TYPE_VBS, _SNP, _TDX). */
+#define HV_LEAF_ISOLATION        0x4000000cu
+#define HV_EAX_PARAVISOR_PRESENT (1u << 0)
+#define HV_EBX_ISOLATION_TYPE    0xfu
+
 /* KVM and Xen move their own signature up by multiples of 0x100 when they emulate Hyper-V.
- * These are the bases Linux's hypervisor_cpuid_base() scans, 0x40000000 included. */
+ * These are the bases Linux's cpuid_base_hypervisor() scans, 0x40000000 included. */
 #define HV_SCAN_FIRST 0x40000000u
 #define HV_SCAN_LAST  0x4000ff00u
 #define HV_SCAN_STEP  0x100u
+#define HV_SCAN_BASES 256u
+
+/* arm64: the ACPI FADT, as userspace sees it. Its header gives the length in bytes 4-7
+ * (little-endian) and the revision in byte 8; from revision 6 the 8 bytes at 268 are the
+ * hypervisor's vendor identity. */
+#define FADT_PATH              "/sys/firmware/acpi/tables/FACP"
+#define FADT_HEADER_LEN        36u
+#define FADT_HYPERVISOR_ID_OFF 268u
+#define FADT_HYPERVISOR_ID_END 276u
+#define FADT_MIN_REVISION      6u
+#define FADT_HYPERV_ID         "MsHyperV"
 
 /* DMI chassis asset tag of every Azure VM. */
 #define AZURE_ASSET_TAG "7783-7084-3265-9085-8269-3286-77"

@@ -1,9 +1,12 @@
 /* hyperv-scheduler: command line only; the work is in run.c. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "run.h"
@@ -29,16 +32,19 @@ static void help(void) {
                "  -j, --json         the report as JSON\n"
                "  -c, --config FILE  configuration file (default %s;\n"
                "                     an absent file means defaults)\n"
-               "  -v, --verbose      also say why disks were left alone\n"
-               "  -q, --quiet        print errors only\n"
+               "  -v, --verbose      also print debug messages: each disk left alone and why;\n"
+               "                     the report lists every device\n"
+               "  -q, --quiet        print warnings and errors only, no line for a disk changed\n"
+               "                     (a report asked for is still printed)\n"
                "      --udev         as the udev rule runs it: log to syslog, take the event's\n"
                "                     properties from the environment for its disk\n"
                "  -h, --help         show this help\n"
                "  -V, --version      show the version\n"
                "\n"
-               "Exit status: 0 nothing failed, 1 a write or its read-back failed,\n"
-               "2 usage error, invalid device name or device not found\n"
-               "(with --udev a disk that vanished is not an error).\n"
+               "Exit status: 0 nothing failed; 1 a write or its read-back failed, the config\n"
+               "file cannot be read (nothing is changed), the output cannot be written, or\n"
+               "udev, the list of disks or memory failed; 2 usage error, invalid device name\n"
+               "or device not found (with --udev a disk that vanished is not an error).\n"
                "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n",
                DEFAULT_CONFIG);
 }
@@ -115,14 +121,37 @@ static const char *event_syspath(char *buf, size_t size) {
         return n > 0 && (size_t) n < size ? buf : NULL;
 }
 
+/* A closed standard descriptor would go to the next file opened: the syslog socket as fd 1
+ * would carry the report. Read-only /dev/null fills it, so that writing there still fails, and
+ * is reported, as on a closed descriptor. */
+static void fill_standard_fds(void) {
+        for (int fd = 0; fd <= 2; fd++)
+                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+                        int n = open("/dev/null", O_RDONLY | O_NOCTTY);
+
+                        if (n >= 0 && n != fd) {
+                                dup2(n, fd);
+                                close(n);
+                        }
+                }
+}
+
+/* Whatever else failed, output that did not reach stdout fails the run. */
+static int finish(int status) {
+        if (log_close_stdout() < 0 && status == EXIT_OK)
+                return EXIT_FAILED;
+        return status;
+}
+
 int main(int argc, char *argv[]) {
         static char syspath[PATH_MAX];
         struct run_options o;
         int r;
 
+        fill_standard_fds();
         r = parse_argv(argc, argv);
         if (r <= 0)
-                return r < 0 ? EXIT_USAGE : EXIT_OK;
+                return finish(r < 0 ? EXIT_USAGE : EXIT_OK);
 
         o = (struct run_options) {
                 .config_path = arg_config,
@@ -137,5 +166,5 @@ int main(int argc, char *argv[]) {
         };
         /* A report owns stdout: the line naming a change then goes to stderr. */
         log_setup(o.under_udev, o.dry_run || o.json, o.verbosity);
-        return run(&o);
+        return finish(run(&o));
 }

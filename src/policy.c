@@ -1,5 +1,6 @@
 #include "policy.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 #include "util.h"
@@ -8,6 +9,7 @@ static const char *const reason_names[] = {
         [REASON_NONE] = NULL,
         [REASON_DISABLED] = "disabled",
         [REASON_PARTITION] = "partition",
+        [REASON_NOT_DISK] = "not-disk",
         [REASON_NO_SCHEDULER] = "no-scheduler",
         [REASON_ZONED] = "zoned",
         [REASON_EXCLUDED] = "excluded",
@@ -19,6 +21,30 @@ static const char *const reason_names[] = {
 
 const char *reason_name(enum reason r) {
         return reason_names[r];
+}
+
+const char *const rule_kernel_skip[] = {
+        "loop*", "ram*",      "zram*",     "dm-*",  "md*",     "nbd*",    "rbd*", "drbd*",
+        "fd*",   "mtdblock*", "ubiblock*", "pmem*", "bcache*", "nullb*",
+};
+const size_t n_rule_kernel_skip = ELEMENTSOF(rule_kernel_skip);
+
+/* What the report calls each: the glob without its wildcard. */
+static const char *const rule_kernel_kind[] = {
+        "loop", "ram",      "zram",     "dm",   "md",     "nbd",   "rbd", "drbd",
+        "fd",   "mtdblock", "ubiblock", "pmem", "bcache", "nullb",
+};
+_Static_assert(ELEMENTSOF(rule_kernel_kind) == ELEMENTSOF(rule_kernel_skip),
+               "a kind for every glob of the rule");
+
+const char *policy_rule_skips(const struct disk_facts *d) {
+        for (size_t i = 0; i < n_rule_kernel_skip; i++)
+                if (d->name && fnmatch(rule_kernel_skip[i], d->name, 0) == 0)
+                        return rule_kernel_kind[i];
+        /* The rule's TEST!="queue/scheduler". */
+        if (d->is_disk && !d->scheduler)
+                return "bio-based";
+        return NULL;
 }
 
 static enum reason disk_reason(const struct config *c, const struct disk_facts *d,
@@ -35,7 +61,7 @@ static enum reason disk_reason(const struct config *c, const struct disk_facts *
                 return REASON_DISABLED;
         /* A partition's requests are scheduled by its disk's queue. */
         if (!d->is_disk)
-                return REASON_PARTITION;
+                return d->other_devtype ? REASON_NOT_DISK : REASON_PARTITION;
         if (!d->scheduler)
                 return REASON_NO_SCHEDULER;
         if (parsed < 0) {
@@ -77,8 +103,8 @@ bool policy_needs_machine(const struct config *c, const struct disk_decision *d)
         return c->mode == MODE_AUTO && d->decision != DECISION_SKIP;
 }
 
-void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d) {
-        if (verdict != VERDICT_HYPERV_GUEST)
+void policy_machine(const struct machine_verdict *v, bool on_vmbus, struct disk_decision *d) {
+        if (!verdict_vmbus_disks_are_synthetic(v))
                 d->reason = REASON_NOT_HYPERV;
         else if (!on_vmbus)
                 d->reason = REASON_NOT_VMBUS;

@@ -19,6 +19,7 @@ enum reason {
         REASON_NONE,
         REASON_DISABLED,
         REASON_PARTITION,
+        REASON_NOT_DISK,
         REASON_NO_SCHEDULER,
         REASON_ZONED,
         REASON_EXCLUDED,
@@ -31,6 +32,7 @@ enum reason {
 struct disk_facts {
         const char *name;      /* kernel name */
         bool is_disk;          /* DEVTYPE=disk */
+        bool other_devtype;    /* the event's DEVTYPE is neither disk nor partition */
         const char *scheduler; /* queue/scheduler, NULL when absent */
         const char *zoned;     /* queue/zoned, NULL when absent */
         bool opted_out;        /* udev property HYPERV_SCHEDULER=skip */
@@ -51,8 +53,20 @@ void policy_disk(const struct config *c, const struct disk_facts *d, struct disk
  * The caller asks it for a disk that would change, and for every disk of a report. */
 bool policy_needs_machine(const struct config *c, const struct disk_decision *d);
 
-/* The machine stage: a disk is changed only on a Hyper-V guest, and only when VMBus provides it.
- * on_vmbus counts only on a guest: elsewhere the caller passes false without the walk. */
-void policy_machine(enum verdict verdict, bool on_vmbus, struct disk_decision *d);
+/* The machine stage: a disk is changed only where VMBus disks are another Hyper-V's synthetic
+ * disks (a guest, or a nested root: verdict_vmbus_disks_are_synthetic()), and only when VMBus
+ * provides it. on_vmbus counts only there: elsewhere the caller passes false without the walk. */
+void policy_machine(const struct machine_verdict *v, bool on_vmbus, struct disk_decision *d);
 
 const char *reason_name(enum reason r);
+
+/* The rule's KERNEL== list of devices that never come from Hyper-V, in its order: the rule
+ * starts no helper for them. A unit test proves that rules/60-hyperv-scheduler.rules and this
+ * list agree. */
+extern const char *const rule_kernel_skip[];
+extern const size_t n_rule_kernel_skip;
+
+/* Why the rule never starts the helper for this whole disk: the kind of name on its KERNEL list
+ * ("loop", "zram", ...), "bio-based" for a disk without queue/scheduler; NULL when it does. The
+ * report leaves those out unless asked. */
+const char *policy_rule_skips(const struct disk_facts *d);

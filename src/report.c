@@ -59,22 +59,45 @@ void report_change_line(char *buf, size_t size, const struct disk_result *d) {
                  sched_list_current(&d->outcome.now));
 }
 
+/* "cannot VERB 'SYSPATH/queue/scheduler'TAIL" in size bytes: a syspath too long loses its
+ * middle, never TAIL, the part that explains. */
+static void scheduler_message(char *buf, size_t size, const char *verb, const char *syspath,
+                              const char *tail) {
+        static const char file[] = "/queue/scheduler";
+        size_t fixed = strlen("cannot ") + strlen(verb) + strlen(" ''") + strlen(file) +
+                       strlen(tail) + 1,
+               len = strlen(syspath);
+
+        if (fixed + len <= size || fixed + 16 > size) {
+                snprintf(buf, size, "cannot %s '%s%s'%s", verb, syspath, file, tail);
+                return;
+        }
+        /* Keep both ends: /sys/devices/... names the bus, the end names the disk. */
+        size_t keep = size - fixed - 3, head = keep / 2, rest = keep - head;
+
+        snprintf(buf, size, "cannot %s '%.*s...%s%s'%s", verb, (int) head, syspath,
+                 syspath + len - rest, file, tail);
+}
+
 void report_write_error(char *buf, size_t size, const char *syspath, const char *target,
                         const struct write_outcome *o) {
+        char tail[160];
+
         switch (o->result) {
         case WRITE_FAILED:
         case WRITE_VANISHED:
-                snprintf(buf, size, "cannot write '%s/queue/scheduler': %s", syspath,
-                         strerror(o->error));
+                snprintf(tail, sizeof(tail), ": %s", strerror(o->error));
+                scheduler_message(buf, size, "write", syspath, tail);
                 break;
         case WRITE_NOT_KEPT:
-                if (o->error)
-                        snprintf(buf, size, "cannot read back '%s/queue/scheduler': %s", syspath,
-                                 strerror(o->error));
-                else
-                        snprintf(buf, size,
-                                 "cannot set '%s/queue/scheduler': wrote '%s', it reads back '%s'",
-                                 syspath, target, o->readback);
+                if (o->error) {
+                        snprintf(tail, sizeof(tail), ": %s", read_error_text(o->error, o->type));
+                        scheduler_message(buf, size, "read back", syspath, tail);
+                } else {
+                        snprintf(tail, sizeof(tail), ": wrote '%s', it reads back '%s'", target,
+                                 o->readback);
+                        scheduler_message(buf, size, "set", syspath, tail);
+                }
                 break;
         case WRITE_CHANGED:
                 buf[0] = '\0';
@@ -105,6 +128,8 @@ static const struct {
         unsigned flag;
         const char *json, *text;
 } flavours[] = {
+        { FLAVOUR_NESTED, "nested", "nested" },
+        { FLAVOUR_CONFIDENTIAL, "confidential", "confidential" },
         { FLAVOUR_L1VH, "l1vh", "L1VH" },
         { FLAVOUR_AZURE, "azure", "Azure" },
         { FLAVOUR_WSL2, "wsl2", "WSL2" },
@@ -112,22 +137,34 @@ static const struct {
         { FLAVOUR_GEN2, "gen2", "Gen 2" },
 };
 
-static void headline(FILE *f, const struct machine_verdict *v) {
+static void flavour_list(FILE *f, const struct machine_verdict *v) {
         const char *sep = " (";
 
+        for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
+                if (v->flavour & flavours[i].flag) {
+                        fprintf(f, "%s%s", sep, flavours[i].text);
+                        sep = ", ";
+                        if (flavours[i].flag == FLAVOUR_CONFIDENTIAL && v->isolation >= 0 &&
+                            isolation_name(v->isolation))
+                                fprintf(f, " %s%s", isolation_name(v->isolation),
+                                        v->paravisor > 0 ? " with a paravisor" : "");
+                }
+        if (v->flavour)
+                fputc(')', f);
+}
+
+static void headline(FILE *f, const struct machine_verdict *v) {
         switch (v->verdict) {
         case VERDICT_HYPERV_GUEST:
                 fputs("Hyper-V guest", f);
-                for (size_t i = 0; i < ELEMENTSOF(flavours); i++)
-                        if (v->flavour & flavours[i].flag) {
-                                fprintf(f, "%s%s", sep, flavours[i].text);
-                                sep = ", ";
-                        }
-                if (v->flavour)
-                        fputc(')', f);
+                flavour_list(f, v);
                 break;
         case VERDICT_HYPERV_ROOT:
-                fputs("Hyper-V root partition (the host): its disks are left alone", f);
+                if (v->flavour & FLAVOUR_NESTED)
+                        fputs("Hyper-V root partition (nested): its VMBus disks are the outer "
+                              "Hyper-V's", f);
+                else
+                        fputs("Hyper-V root partition (the host): its disks are left alone", f);
                 break;
         case VERDICT_OTHER_HYPERVISOR:
                 fprintf(f, "Not Hyper-V: another hypervisor (%s)",
@@ -145,6 +182,75 @@ static void headline(FILE *f, const struct machine_verdict *v) {
                 fprintf(f, "  %s\n", v->evidence[i]);
 }
 
+void report_queue_why(const struct queue_facts *q, char *buf, size_t size) {
+        const char *why[3];
+        size_t n = 0, len = 0;
+
+        buf[0] = '\0';
+        if (!q->storvsc)
+                return;
+        if (q->ide)
+                why[n++] = "an IDE controller (Generation 1)";
+        if (q->present_cpus == 1)
+                why[n++] = "one present CPU";
+        if (q->max_hw_queues == 1)
+                why[n++] = "hv_storvsc.storvsc_max_hw_queues=1";
+        for (size_t i = 0; i < n && len < size; i++) {
+                int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", why[i]);
+
+                if (w < 0)
+                        break;
+                len += (size_t) w;
+        }
+}
+
+/* The notes a report ends with: what the kernel ignores, and where the rule never runs. */
+static const char *const note_elevator =
+        "elevator= on the kernel command line does nothing since Linux 5.0 (the kernel only warns): "
+        "this package sets the scheduler, and hyperv_scheduler= on the command line sets its mode";
+static const char *const note_no_udev =
+        "no udev daemon is running (no " UDEV_CONTROL "): the rule never runs here; run "
+        "hyperv-scheduler --all at boot instead (hyperv-scheduler(8))";
+
+static size_t report_notes(const struct report *r, const char *notes[2]) {
+        size_t n = 0;
+
+        if (r->config->cmdline_elevator)
+                notes[n++] = note_elevator;
+        if (r->udev_checked && !r->udev_running)
+                notes[n++] = note_no_udev;
+        return n;
+}
+
+static bool hidden(const struct report *r, const struct disk_result *d) {
+        return r->hide_rule_skipped && d->rule_skips;
+}
+
+/* "203 loop, zram devices not shown (-v shows them)": each kind once, in the order met. */
+static void hidden_line(FILE *f, const struct report *r) {
+        const char *kinds[32];
+        size_t n_kinds = 0, count = 0;
+
+        for (size_t i = 0; i < r->n_disks; i++) {
+                const struct disk_result *d = &r->disks[i];
+                size_t k = 0;
+
+                if (!hidden(r, d))
+                        continue;
+                count++;
+                while (k < n_kinds && !streq(kinds[k], d->rule_skips))
+                        k++;
+                if (k == n_kinds && n_kinds < ELEMENTSOF(kinds))
+                        kinds[n_kinds++] = d->rule_skips;
+        }
+        if (!count)
+                return;
+        fprintf(f, "\n%zu ", count);
+        for (size_t k = 0; k < n_kinds; k++)
+                fprintf(f, "%s%s", k ? ", " : "", kinds[k]);
+        fprintf(f, " device%s not shown (-v shows them)\n", count == 1 ? "" : "s");
+}
+
 static const char *or_dash(const char *s) {
         return s && *s ? s : "-";
 }
@@ -152,17 +258,24 @@ static const char *or_dash(const char *s) {
 void report_text(FILE *f, const struct report *r) {
         const struct config *c = r->config;
         int width = (int) strlen("DEVICE");
+        char path[CONFIG_PATH_SHOWN];
         bool single_queue = false;
+        const char *notes[2];
+        size_t n_notes;
 
         headline(f, r->verdict);
         fprintf(f, "Policy: mode %s%s, schedulers", mode_name(c->mode),
                 c->mode_from_cmdline ? " (kernel command line)" : "");
         for (unsigned i = 0; i < c->schedulers.n; i++)
                 fprintf(f, " %s", c->schedulers.name[i]);
-        fprintf(f, ", config %s%s\n", r->config_path, c->found ? "" : " (not found, defaults)");
+        escape_text(r->config_path, strlen(r->config_path), path, sizeof(path));
+        fprintf(f, ", config %s%s\n", path,
+                c->unreadable ? " (cannot be read: the defaults shown, nothing is changed)"
+                : c->found    ? ""
+                              : " (not found, defaults)");
 
         for (size_t i = 0; i < r->n_disks; i++)
-                if ((int) strlen(r->disks[i].name) > width)
+                if (!hidden(r, &r->disks[i]) && (int) strlen(r->disks[i].name) > width)
                         width = (int) strlen(r->disks[i].name);
         fprintf(f, "\n%-*s  %-6s  %-12s  %-12s  %-12s  %s\n", width, "DEVICE", "QUEUES", "CURRENT",
                 "TARGET", "ACTION", "REASON");
@@ -170,6 +283,8 @@ void report_text(FILE *f, const struct report *r) {
                 const struct disk_result *d = &r->disks[i];
                 char queues[16] = "-";
 
+                if (hidden(r, d))
+                        continue;
                 if (d->hw_queues >= 0)
                         snprintf(queues, sizeof(queues), "%d", d->hw_queues);
                 single_queue |= d->hw_queues == 1;
@@ -180,13 +295,23 @@ void report_text(FILE *f, const struct report *r) {
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
 
-                if (d->error[0] || d->decision.problem)
+                if (!hidden(r, d) && (d->error[0] || d->decision.problem))
                         fprintf(f, "%s: %s\n", or_dash(d->name),
                                 d->error[0] ? d->error : d->decision.problem);
         }
         if (single_queue)
                 fputs("\nA disk with 1 hardware queue gets mq-deadline from the kernel by default;"
                       " with more, none.\n", f);
+        for (size_t i = 0; i < r->n_disks; i++)
+                if (!hidden(r, &r->disks[i]) && r->disks[i].queue_why[0])
+                        fprintf(f, "%s: 1 hardware queue: %s\n", r->disks[i].name,
+                                r->disks[i].queue_why);
+        hidden_line(f, r);
+        n_notes = report_notes(r, notes);
+        if (n_notes)
+                fputc('\n', f);
+        for (size_t i = 0; i < n_notes; i++)
+                fprintf(f, "Note: %s.\n", notes[i]);
 }
 
 static void json_member(struct json *j, const char *key, const char *value) {
@@ -203,6 +328,8 @@ static void json_names(struct json *j, const char *key, const struct sched_list 
 }
 
 static void json_machine(struct json *j, const struct machine_verdict *v) {
+        bool confidential;
+
         json_object_begin(j);
         json_member(j, "verdict", verdict_name(v->verdict));
         json_member(j, "hypervisor", v->hypervisor);
@@ -212,6 +339,14 @@ static void json_machine(struct json *j, const struct machine_verdict *v) {
                 if (v->flavour & flavours[i].flag)
                         json_str(j, flavours[i].json);
         json_array_end(j);
+        /* A confidential guest's 0x4000000C; null elsewhere, or where it was not read. */
+        confidential = (v->flavour & FLAVOUR_CONFIDENTIAL) && v->isolation >= 0;
+        json_member(j, "isolation", confidential ? isolation_name(v->isolation) : NULL);
+        json_key(j, "paravisor");
+        if (confidential && v->paravisor >= 0)
+                json_bool(j, v->paravisor);
+        else
+                json_null(j);
         json_key(j, "evidence");
         json_array_begin(j, false);
         for (unsigned i = 0; i < v->n_evidence; i++)
@@ -231,6 +366,8 @@ static void json_policy(struct json *j, const struct report *r) {
         json_member(j, "config", r->config_path);
         json_key(j, "config_found");
         json_bool(j, c->found);
+        json_key(j, "config_unreadable");
+        json_bool(j, c->unreadable);
         json_object_end(j);
 }
 
@@ -246,6 +383,8 @@ static void json_disk(struct json *j, const struct disk_result *d) {
                 json_int(j, d->hw_queues);
         else
                 json_null(j);
+        json_member(j, "queues_why", d->queue_why[0] ? d->queue_why : NULL);
+        json_member(j, "rule_skips", d->rule_skips);
         json_member(j, "target", d->decision.target);
         json_member(j, "action", action_name(result_action(d)));
         json_member(j, "reason", result_reason(d));
@@ -254,6 +393,8 @@ static void json_disk(struct json *j, const struct disk_result *d) {
 }
 
 void report_json(FILE *f, const struct report *r) {
+        const char *notes[2];
+        size_t n_notes;
         struct json j;
 
         json_begin(&j, f);
@@ -267,6 +408,17 @@ void report_json(FILE *f, const struct report *r) {
         json_array_begin(&j, true);
         for (size_t i = 0; i < r->n_disks; i++)
                 json_disk(&j, &r->disks[i]);
+        json_array_end(&j);
+        json_key(&j, "udev_running");
+        if (r->udev_checked)
+                json_bool(&j, r->udev_running);
+        else
+                json_null(&j);
+        json_key(&j, "notes");
+        json_array_begin(&j, false);
+        n_notes = report_notes(r, notes);
+        for (size_t i = 0; i < n_notes; i++)
+                json_str(&j, notes[i]);
         json_array_end(&j);
         json_object_end(&j);
         json_end(&j);

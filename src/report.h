@@ -25,6 +25,8 @@ struct disk_result {
         bool written;                 /* a write was tried: outcome says what became of it */
         struct write_outcome outcome;
         int hw_queues; /* -1 when unknown */
+        char queue_why[160]; /* a storvsc disk with 1 queue: why, where readable; else "" */
+        const char *rule_skips; /* policy_rule_skips(): the rule never runs for it; or NULL */
         char error[320];
 };
 
@@ -34,7 +36,16 @@ struct report {
         const char *config_path;
         const struct disk_result *disks;
         size_t n_disks;
+        bool hide_rule_skipped; /* text: leave out the disks the rule never runs for, count them */
+        bool udev_checked;      /* udev_running was looked at (--dry-run) */
+        bool udev_running;      /* UDEV_CONTROL exists */
 };
+
+/* The control socket both systemd-udevd and eudev listen on while they run. */
+#define UDEV_CONTROL "/run/udev/control"
+
+/* Why a storvsc disk has one hardware queue, from what could be read; "" when nothing tells. */
+void report_queue_why(const struct queue_facts *q, char *buf, size_t size);
 
 void report_text(FILE *f, const struct report *r);
 void report_json(FILE *f, const struct report *r);

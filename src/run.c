@@ -2,9 +2,11 @@
 
 #include <errno.h>
 #include <libudev.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "devname.h"
@@ -13,7 +15,11 @@
 #include "report.h"
 #include "util.h"
 
-#define CMDLINE_MAX 8192
+/* /proc/cmdline: COMMAND_LINE_SIZE is 2048 bytes on x86 and arm64, but bootconfig appends
+ * its parameters, rendered from up to 32 KiB of data (XBC_DATA_MAX) with each key's whole path.
+ * What fits on the stack is read there; a longer one is read again up to CMDLINE_MAX. */
+#define CMDLINE_SMALL 8192
+#define CMDLINE_MAX   (1024 * 1024)
 
 struct results {
         struct disk_result *disks;
@@ -44,33 +50,116 @@ static bool wants_all_facts(const struct run_options *o) {
         return o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
 }
 
+/* Warnings about the config and the kernel command line. Under udev they are held and logged
+ * only with an event that changes its disk, or that an unreadable config keeps from changing:
+ * a line for every disk at every boot, where nothing happens, would be noise. */
+static struct {
+        struct held {
+                int priority;
+                char *msg;
+        } *held;
+        size_t n;
+        bool hold, shown;
+} warnings;
+
+__attribute__((format(printf, 2, 3)))
+static void warning(int priority, const char *fmt, ...) {
+        char msg[CONFIG_PATH_SHOWN + 512];
+        struct held *h;
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        if (!warnings.hold) {
+                log_msg(priority, "%s", msg);
+                return;
+        }
+        /* Without memory a warning is lost, never the run. */
+        h = realloc(warnings.held, (warnings.n + 1) * sizeof(*h));
+        if (!h)
+                return;
+        warnings.held = h;
+        h[warnings.n].priority = priority;
+        if ((h[warnings.n].msg = strdup(msg)))
+                warnings.n++;
+}
+
+static void show_warnings(void) {
+        if (warnings.shown)
+                return;
+        warnings.shown = true;
+        for (size_t i = 0; i < warnings.n; i++)
+                log_msg(warnings.held[i].priority, "%s", warnings.held[i].msg);
+}
+
+static void free_warnings(void) {
+        for (size_t i = 0; i < warnings.n; i++)
+                free(warnings.held[i].msg);
+        free(warnings.held);
+}
+
 static void warn_config(void *userdata, const char *path, unsigned line, const char *msg) {
+        char shown[CONFIG_PATH_SHOWN];
+
         (void) userdata;
+        escape_text(path, strlen(path), shown, sizeof(shown));
         if (line)
-                log_msg(LOG_WARNING, "%s:%u: %s", path, line, msg);
+                warning(LOG_WARNING, "%s:%u: %s", shown, line, msg);
         else
-                log_msg(LOG_WARNING, "%s", msg);
+                warning(LOG_ERR, "%s, nothing is changed", msg);
+}
+
+/* The kernel command line, whole up to CMDLINE_MAX; NULL when there is none. *cut is set when
+ * it is longer: then it ends before the parameter the bound split. */
+static char *read_cmdline(char *small, size_t size, char **big, bool *cut) {
+        long len = read_file_bounded("/proc/cmdline", small, size);
+
+        *cut = false;
+        if (len >= 0)
+                return small;
+        if (len != -EFBIG || !(*big = malloc(CMDLINE_MAX + 1)))
+                return NULL;
+        len = read_file_bounded("/proc/cmdline", *big, CMDLINE_MAX + 1);
+        if (len == -EFBIG) {
+                *cut = true;
+                (*big)[strcspn(*big, "\n")] = '\0';
+                for (char *p = *big + strlen(*big); p > *big && !strchr(" \t", p[-1]);)
+                        *--p = '\0';
+        } else if (len < 0) {
+                return NULL;
+        }
+        return *big;
 }
 
 static void load_config(const struct run_options *o, struct config *c) {
-        char cmdline[CMDLINE_MAX];
+        char small[CMDLINE_SMALL], *big = NULL, *cmdline, shown[CONFIG_PATH_SHOWN];
+        bool cut;
         enum mode m;
         int r;
 
         config_load(c, o->config_path, warn_config, NULL);
-        if (!c->found && o->config_named)
-                log_msg(LOG_WARNING, "cannot open '%s': %s, defaults apply", o->config_path,
+        if (!c->found && o->config_named) {
+                escape_text(o->config_path, strlen(o->config_path), shown, sizeof(shown));
+                warning(LOG_WARNING, "cannot open '%s': %s, defaults apply", shown,
                         strerror(ENOENT));
-        if (read_file_bounded("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+        }
+        cmdline = read_cmdline(small, sizeof(small), &big, &cut);
+        if (!cmdline)
                 return;
+        if (cut)
+                warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
+                                     "only the parameters in its first 1 MiB count");
+        c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
-                log_msg(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
+                warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
                                      "is not auto, always or off, the configured mode applies");
         else if (r > 0) {
                 c->mode = m;
                 c->mode_from_cmdline = true;
         }
+        free(big);
 }
 
 static struct disk_result *add_result(struct results *res) {
@@ -100,13 +189,14 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
 
         disk_write_scheduler(dev, d->decision.target, out);
         d->written = true;
-        /* Under udev a disk that went away before the write is no failure. */
+        /* Under udev a disk that went away before the write, or right after it, is no failure. */
         if (out->result == WRITE_VANISHED && o->under_udev) {
-                log_msg(LOG_DEBUG, "%s: vanished before the write", d->name);
+                log_msg(LOG_DEBUG, "%s: vanished before the %s", d->name,
+                        out->read_back ? "read-back" : "write");
                 return;
         }
         if (out->result == WRITE_VANISHED)
-                out->result = WRITE_FAILED;
+                out->result = out->read_back ? WRITE_NOT_KEPT : WRITE_FAILED;
         if (out->result != WRITE_CHANGED) {
                 report_write_error(d->error, sizeof(d->error), udev_device_get_syspath(dev),
                                    d->decision.target, out);
@@ -139,15 +229,28 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_disk(c, &df, dd);
         if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
-                enum verdict v = machine_verdict(m, udev, full)->verdict;
+                const struct machine_verdict *v = machine_verdict(m, udev, full);
 
-                policy_machine(v, v == VERDICT_HYPERV_GUEST && disk_on_vmbus(dev), dd);
+                policy_machine(v, verdict_vmbus_disks_are_synthetic(v) && disk_on_vmbus(dev), dd);
         }
-        if (full)
+        if (full) {
                 d->hw_queues = disk_hw_queues(dev);
-        if (dd->decision == DECISION_CHANGE && !o->dry_run)
-                write_disk(o, dev, d, res);
-        else if (dd->decision == DECISION_SKIP)
+                d->rule_skips = policy_rule_skips(&df);
+                if (d->hw_queues == 1) {
+                        struct queue_facts q;
+
+                        disk_queue_facts(dev, &q);
+                        report_queue_why(&q, d->queue_why, sizeof(d->queue_why));
+                }
+        }
+        if (dd->decision == DECISION_CHANGE && !o->dry_run) {
+                /* What was held back under udev now matters: this disk would change. */
+                show_warnings();
+                if (c->unreadable)
+                        worsen(res, EXIT_FAILED);
+                else
+                        write_disk(o, dev, d, res);
+        } else if (dd->decision == DECISION_SKIP)
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
         else if (dd->decision == DECISION_ALREADY)
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
@@ -161,10 +264,15 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
         char msg[160];
         int r;
 
-        /* The event's own disk: udev gave its syspath, no lookup by name is needed. */
-        if (kind == DEVNAME_KERNEL && base && streq(base + 1, arg))
+        /* The event's own disk: udev gave its syspath, no lookup by name is needed. A DEVPATH
+         * that names nothing is no proof that the disk is gone: then the name decides. */
+        r = -ENODEV;
+        if (kind == DEVNAME_KERNEL && base && streq(base + 1, arg)) {
                 r = disk_open_event(udev, o->event_syspath, &dev);
-        else
+                if (r == -ENOTBLK)
+                        arg = o->event_syspath;
+        }
+        if (r == -ENODEV)
                 r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
@@ -215,9 +323,43 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
         udev_enumerate_unref(e);
 }
 
+/* systemd-udevd and eudev both listen on this socket while they run; where neither does (WSL2
+ * without systemd, Alpine with mdev) the rule never fires. */
+static bool udev_running(void) {
+        struct stat st;
+
+        return stat(UDEV_CONTROL, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
 static int by_name(const void *a, const void *b) {
         return strverscmp(((const struct disk_result *) a)->name,
                           ((const struct disk_result *) b)->name);
+}
+
+/* The report is built in memory and written whole: it can be long, and a stdio buffer that
+ * fails half-way loses the errno. Returns 0, or -1 after logging why. */
+static int print_report(bool json, const struct report *r) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        int ret;
+
+        if (!f) {
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
+                return -1;
+        }
+        if (json)
+                report_json(f, r);
+        else
+                report_text(f, r);
+        if (fclose(f) != 0) {
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
+                ret = -1;
+        } else {
+                ret = log_write_stdout(text, len);
+        }
+        free(text);
+        return ret;
 }
 
 enum exit_status run(const struct run_options *o) {
@@ -241,14 +383,24 @@ enum exit_status run(const struct run_options *o) {
                 }
         }
 
+        warnings.hold = o->under_udev && !o->dry_run;
         load_config(o, &c);
+        if (c.unreadable && !warnings.hold)
+                worsen(&res, EXIT_FAILED);
+        /* Without a report to show, there is nothing left to do. */
+        if (c.unreadable && !report && !o->under_udev) {
+                free_warnings();
+                return res.status;
+        }
         if (o->under_udev && c.mode == MODE_OFF && !report) {
                 log_msg(LOG_DEBUG, "mode off: nothing to do");
+                free_warnings();
                 return EXIT_OK;
         }
         udev = udev_new();
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
+                free_warnings();
                 return EXIT_FAILED;
         }
         /* The headline of a report names the machine, whatever the disks need. */
@@ -272,17 +424,20 @@ enum exit_status run(const struct run_options *o) {
                         .config_path = o->config_path,
                         .disks = res.disks,
                         .n_disks = res.n,
+                        /* Named disks are always shown; -v and JSON show every one. */
+                        .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
+                        .udev_checked = o->dry_run,
+                        .udev_running = udev_running(),
                 };
 
                 /* qsort's array must not be NULL, even for no element. */
                 if (o->n_devices == 0 && res.n > 0)
                         qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
-                if (o->json)
-                        report_json(stdout, &r);
-                else
-                        report_text(stdout, &r);
+                if (print_report(o->json, &r) < 0)
+                        worsen(&res, EXIT_FAILED);
         }
         free(res.disks);
         udev_unref(udev);
+        free_warnings();
         return res.status;
 }

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 bool copy_string(char *dst, const char *src, size_t size) {
@@ -19,13 +21,53 @@ bool copy_string(char *dst, const char *src, size_t size) {
         return fits;
 }
 
-long read_file_bounded(const char *path, char *buf, size_t size) {
+const char *file_type_name(unsigned mode) {
+        switch (mode & S_IFMT) {
+        case S_IFDIR:
+                return "a directory, not a regular file";
+        case S_IFIFO:
+                return "a FIFO, not a regular file";
+        case S_IFSOCK:
+                return "a socket, not a regular file";
+        case S_IFCHR:
+                return "a character device, not a regular file";
+        case S_IFBLK:
+                return "a block device, not a regular file";
+        case S_IFLNK:
+                return "a symbolic link, not a regular file";
+        }
+        return "not a regular file";
+}
+
+const char *read_error_text(int error, unsigned type) {
+        return error == EFTYPE ? file_type_name(type) : strerror(error);
+}
+
+long read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
         size_t len = 0;
+        struct stat st;
         int fd, r = 0;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        buf[0] = '\0';
+        /* Without O_NONBLOCK, opening a FIFO waits for a writer: at boot that would stall the
+         * udev event. The type is checked before anything is read. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                /* The null device is how a person says "an empty file". */
+                if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+                        return 0;
+                if (type)
+                        *type = (unsigned) st.st_mode;
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EFTYPE;
+        }
         /* Read one byte more than fits, to tell "exactly full" from "too large". */
         for (;;) {
                 char extra;
@@ -48,6 +90,10 @@ long read_file_bounded(const char *path, char *buf, size_t size) {
         close(fd);
         buf[len] = '\0';
         return r < 0 ? r : (long) len;
+}
+
+long read_file_bounded(const char *path, char *buf, size_t size) {
+        return read_file_typed(path, buf, size, NULL);
 }
 
 void escape_text(const char *in, size_t len, char *out, size_t size) {

@@ -148,10 +148,80 @@ static void decide_flavour(const struct machine_facts *f, struct machine_verdict
         }
 }
 
+/* Linux 6.19's arm64 test, hyperv_detect_via_acpi(): revision 6 or later (the first with the
+ * field) and hypervisor_id "MsHyperV". A table shorter than the field has none: the kernel's
+ * copy of the FADT is zero-filled beyond the table's length. */
+void fadt_parse(const unsigned char *buf, size_t len, struct fadt_facts *out) {
+        uint32_t length;
+
+        memset(out, 0, sizeof(*out));
+        out->result = FADT_NOT_HYPERV;
+        if (len < FADT_HEADER_LEN || memcmp(buf, "FACP", 4) != 0) {
+                out->why = "not an ACPI FADT";
+                return;
+        }
+        length = (uint32_t) buf[4] | (uint32_t) buf[5] << 8 | (uint32_t) buf[6] << 16 |
+                 (uint32_t) buf[7] << 24;
+        out->revision = buf[8];
+        if (length > len) {
+                out->why = "shorter than its header says";
+                return;
+        }
+        if (out->revision < FADT_MIN_REVISION) {
+                out->why = "revision below 6, no hypervisor_id";
+                return;
+        }
+        if (length < FADT_HYPERVISOR_ID_END) {
+                out->why = "shorter than 276 bytes, no hypervisor_id";
+                return;
+        }
+        if (memcmp(buf + FADT_HYPERVISOR_ID_OFF, FADT_HYPERV_ID, 8) != 0) {
+                out->why = "hypervisor_id is not \"MsHyperV\"";
+                return;
+        }
+        out->result = FADT_HYPERV;
+}
+
+static void guest_without_cpuid(const struct machine_facts *f, struct machine_verdict *v) {
+        v->verdict = VERDICT_HYPERV_GUEST;
+        v->hypervisor = "microsoft";
+        decide_flavour(f, v);
+}
+
+/* arm64: the FADT first, as the kernel; /sys/bus/vmbus and DMI only where it cannot be read
+ * (a report without root, a boot without ACPI). */
 static void decide_without_cpuid(const struct machine_facts *f, struct machine_verdict *v) {
         enum dmi_field field;
         const char *vmm;
 
+        switch (f->fadt.result) {
+        case FADT_HYPERV:
+                evidence(v, "ACPI FADT revision %u, hypervisor_id \"%s\": Hyper-V, as Linux's "
+                            "hyperv_detect_via_acpi() decides", f->fadt.revision, FADT_HYPERV_ID);
+                guest_without_cpuid(f, v);
+                return;
+        case FADT_NOT_HYPERV:
+                evidence(v, "ACPI FADT revision %u: %s", f->fadt.revision, f->fadt.why);
+                /* Linux also asks the firmware through SMCCC, which userspace cannot; VMBus
+                 * registered means it found Hyper-V that way. */
+                if (f->has_vmbus) {
+                        evidence(v, "/sys/bus/vmbus exists: Linux found Hyper-V without the FADT");
+                        guest_without_cpuid(f, v);
+                } else if ((vmm = dmi_veto(f, &field))) {
+                        v->verdict = VERDICT_OTHER_HYPERVISOR;
+                        v->hypervisor = vmm;
+                        add_dmi_evidence(f, v, field, ": another hypervisor");
+                } else {
+                        v->verdict = VERDICT_UNKNOWN;
+                        evidence(v, "no /sys/bus/vmbus: not Hyper-V");
+                }
+                return;
+        case FADT_UNREAD:
+                break;
+        }
+        if (f->fadt.error)
+                evidence(v, "cannot read '%s': %s: deciding from /sys/bus/vmbus and DMI", FADT_PATH,
+                         strerror(f->fadt.error));
         if (f->has_vmbus) {
                 evidence(v, "/sys/bus/vmbus exists: Hyper-V's VMBus is present");
         } else if (is_microsoft_vm(f)) {
@@ -169,9 +239,7 @@ static void decide_without_cpuid(const struct machine_facts *f, struct machine_v
                          f->has_dmi ? "DMI names no Hyper-V" : "no DMI");
                 return;
         }
-        v->verdict = VERDICT_HYPERV_GUEST;
-        v->hypervisor = "microsoft";
-        decide_flavour(f, v);
+        guest_without_cpuid(f, v);
 }
 
 static bool signature_is(const struct cpuid_regs *r, const char *sig) {
@@ -195,31 +263,148 @@ static bool hyperv_accepted(const struct machine_facts *f) {
         return verdict_needs_features(f) && (eax & HV_EAX_HYPERCALL_MSR) && (eax & HV_EAX_VP_INDEX);
 }
 
-/* The root partition: CpuManagement, as every Linux tests it, and Isolation clear, since a
- * confidential guest is a guest whatever else it claims (hv_identify_partition_type()). */
+/* The root partition as hv_identify_partition_type() has it from Linux 6.15 on:
+ * CreatePartitions and CpuManagement, Isolation clear, since a confidential guest is a guest
+ * whatever else it claims. Before 6.15, CpuManagement alone made the root. */
 static bool is_root(uint32_t ebx) {
-        return (ebx & HV_EBX_CPU_MANAGEMENT) && !(ebx & HV_EBX_ISOLATION);
+        return (ebx & HV_EBX_CREATE_PARTITIONS) && (ebx & HV_EBX_CPU_MANAGEMENT) &&
+               !(ebx & HV_EBX_ISOLATION);
 }
 
-bool verdict_names_other_hypervisor(const struct cpuid_regs *r) {
-        char sig[13];
-        const char *hv;
-
-        cpuid_signature(r, sig);
-        hv = hypervisor_from_signature(sig);
-        return hv && !streq(hv, "microsoft");
+/* The bases read: 0x40000000 always, the higher ones once scanned. */
+static const struct cpuid_regs *base_at(const struct machine_facts *f, unsigned i) {
+        if (i == 0)
+                return &f->base;
+        return f->scanned ? &f->higher[i - 1] : NULL;
 }
 
-static bool emulated(const struct machine_facts *f) {
-        return f->alt_leaf && verdict_names_other_hypervisor(&f->alt);
+/* cpuid_base_hypervisor(sig, leaves) of Linux 6.19 (arch/x86/include/asm/cpuid/api.h): the
+ * lowest base with the signature and, where leaves is not 0, a maximum leaf at least that far
+ * above it (unsigned, as the kernel subtracts). Sets *index; returns 0 when none. */
+static uint32_t lowest_base(const struct machine_facts *f, const char *sig, uint32_t leaves,
+                            unsigned *index) {
+        const struct cpuid_regs *r;
+
+        for (unsigned i = 0; i < HV_SCAN_BASES && (r = base_at(f, i)); i++) {
+                uint32_t base = HV_SCAN_FIRST + i * HV_SCAN_STEP;
+
+                if (signature_is(r, sig) && (leaves == 0 || r->eax - base >= leaves)) {
+                        *index = i;
+                        return base;
+                }
+        }
+        return 0;
 }
 
-bool verdict_needs_scan(const struct machine_facts *f) {
-        return hyperv_accepted(f) && !is_root(f->features.ebx);
+struct pick {
+        const char *name; /* NULL: Linux finds no hypervisor it knows */
+        uint32_t leaf;    /* where it found it */
+};
+
+/* detect_hypervisor_vendor() of Linux 6.19: every hypervisor's detect returns a priority, the
+ * highest wins and, at equal priority, the earlier in the kernel's list. Xen PV is left out: a
+ * PV guest is told so at boot, not by CPUID. */
+static void linux_pick(const struct machine_facts *f, struct pick *p) {
+        static const struct {
+                const char *name;
+                char sig[13];
+                uint32_t leaves;
+        } scanned[] = {
+                /* in the kernel's order, Hyper-V and VMware between Xen and KVM */
+                { "xen", "XenVMMXenVMM", 2 },         /* xen_platform_hvm(), xen_cpuid_base() */
+                { "kvm", "KVMKVMKVM\0\0\0", 0 },      /* kvm_detect() */
+                { "jailhouse", "Jailhouse\0\0\0", 0 }, /* jailhouse_detect() */
+                { "acrn", "ACRNACRNACRN", 0 },        /* acrn_detect() */
+                { "bhyve", "bhyve bhyve ", 0 },       /* bhyve_detect(): its maximum leaf */
+        };
+        uint32_t best = 0;
+
+        p->name = NULL;
+        p->leaf = 0;
+        for (size_t i = 0; i < ELEMENTSOF(scanned); i++) {
+                unsigned index = 0;
+                uint32_t leaf = lowest_base(f, scanned[i].sig, scanned[i].leaves, &index);
+                uint32_t pri = leaf;
+
+                if (leaf && streq(scanned[i].name, "bhyve"))
+                        pri = base_at(f, index)->eax;
+                if (pri > best) {
+                        best = pri;
+                        p->name = scanned[i].name;
+                        p->leaf = leaf;
+                }
+                if (i == 0) {
+                        /* vmware_platform() reads 0x40000000 only; ms_hyperv_platform()
+                         * returns 0x40000000. Both come after Xen, before KVM. */
+                        const char *at_base = signature_is(&f->base, "VMwareVMware") ? "vmware"
+                                              : hyperv_accepted(f)                   ? "microsoft"
+                                                                                     : NULL;
+
+                        if (at_base && HV_LEAF_BASE > best) {
+                                best = HV_LEAF_BASE;
+                                p->name = at_base;
+                                p->leaf = HV_LEAF_BASE;
+                        }
+                }
+        }
+}
+
+bool verdict_needs_scan(const struct machine_facts *f, bool full) {
+        return hyperv_accepted(f) ||
+               (full && f->has_cpuid && (f->leaf1.ecx & CPUID1_ECX_HYPERVISOR));
+}
+
+bool verdict_needs_hints(const struct machine_facts *f) {
+        return hyperv_accepted(f) && is_root(f->features.ebx);
+}
+
+bool verdict_needs_isolation(const struct machine_facts *f, bool full) {
+        return full && hyperv_accepted(f) && (f->features.ebx & HV_EBX_ISOLATION);
+}
+
+static bool linux_picks_hyperv(const struct machine_facts *f) {
+        struct pick p;
+
+        linux_pick(f, &p);
+        return streq(p.name, "microsoft");
 }
 
 bool verdict_needs_dmi(const struct machine_facts *f) {
-        return !f->has_cpuid || (verdict_needs_scan(f) && !emulated(f));
+        return !f->has_cpuid || (linux_picks_hyperv(f) && !is_root(f->features.ebx));
+}
+
+bool verdict_vmbus_disks_are_synthetic(const struct machine_verdict *v) {
+        return v->verdict == VERDICT_HYPERV_GUEST ||
+               (v->verdict == VERDICT_HYPERV_ROOT && (v->flavour & FLAVOUR_NESTED));
+}
+
+static const char *const isolation_names[] = {
+        [ISOLATION_NONE] = "none",
+        [ISOLATION_VBS] = "VBS",
+        [ISOLATION_SNP] = "SEV-SNP",
+        [ISOLATION_TDX] = "TDX",
+};
+
+const char *isolation_name(int type) {
+        return type >= 0 && (size_t) type < ELEMENTSOF(isolation_names) ? isolation_names[type]
+                                                                        : NULL;
+}
+
+static void decide_confidential(const struct machine_facts *f, struct machine_verdict *v) {
+        uint32_t eax = f->isolation.eax, ebx = f->isolation.ebx;
+        const char *name;
+
+        v->flavour |= FLAVOUR_CONFIDENTIAL;
+        evidence(v, "CPUID 0x%08x EBX 0x%08x: Isolation set: a confidential guest",
+                 HV_LEAF_FEATURES, f->features.ebx);
+        if (!f->has_isolation)
+                return;
+        v->isolation = (int) (ebx & HV_EBX_ISOLATION_TYPE);
+        v->paravisor = (eax & HV_EAX_PARAVISOR_PRESENT) != 0;
+        name = isolation_name(v->isolation);
+        evidence(v, "CPUID 0x%08x EBX 0x%08x: isolation type %d (%s); EAX 0x%08x: paravisor %s",
+                 HV_LEAF_ISOLATION, ebx, v->isolation, name ? name : "unknown", eax,
+                 v->paravisor ? "present" : "absent");
 }
 
 void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
@@ -227,8 +412,10 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
         const char *vmm;
         char sig[13], text[64];
         uint32_t max = f->base.eax, eax = f->features.eax, ebx = f->features.ebx;
+        struct pick pick;
 
         memset(v, 0, sizeof(*v));
+        v->isolation = v->paravisor = -1;
         if (!f->has_cpuid) {
                 decide_without_cpuid(f, v);
                 return;
@@ -242,53 +429,70 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
                 return;
         }
 
+        linux_pick(f, &pick);
         cpuid_signature(&f->base, sig);
         escape_text(sig, strlen(sig), text, sizeof(text));
-        if (!signature_is(&f->base, HV_SIGNATURE)) {
+        if (!hyperv_accepted(f)) {
                 v->verdict = VERDICT_OTHER_HYPERVISOR;
-                v->hypervisor = hypervisor_from_signature(sig);
-                evidence(v, "CPUID 0x%08x \"%s\": %s", HV_LEAF_BASE, text,
-                         v->hypervisor ? v->hypervisor : "an unknown hypervisor");
-                return;
-        }
-        if (max < HV_MAX_LEAF_MIN || max > HV_MAX_LEAF_MAX) {
-                v->verdict = VERDICT_OTHER_HYPERVISOR;
-                evidence(v, "CPUID 0x%08x \"%s\" with max leaf 0x%08x, outside 0x%08x-0x%08x: "
-                            "not a Hyper-V Linux accepts", HV_LEAF_BASE, HV_SIGNATURE, max,
-                         HV_MAX_LEAF_MIN, HV_MAX_LEAF_MAX);
-                return;
-        }
-        if (!(eax & HV_EAX_HYPERCALL_MSR) || !(eax & HV_EAX_VP_INDEX)) {
-                v->verdict = VERDICT_OTHER_HYPERVISOR;
-                evidence(v, "CPUID 0x%08x EAX 0x%08x lacks the hypercall MSR (bit 5) or "
-                            "VP index (bit 6): not a Hyper-V Linux accepts", HV_LEAF_FEATURES, eax);
+                if (!signature_is(&f->base, HV_SIGNATURE)) {
+                        v->hypervisor = hypervisor_from_signature(sig);
+                        evidence(v, "CPUID 0x%08x \"%s\": %s", HV_LEAF_BASE, text,
+                                 v->hypervisor ? v->hypervisor : "an unknown hypervisor");
+                } else if (max < HV_MAX_LEAF_MIN || max > HV_MAX_LEAF_MAX) {
+                        evidence(v, "CPUID 0x%08x \"%s\" with max leaf 0x%08x, outside "
+                                    "0x%08x-0x%08x: not a Hyper-V Linux accepts", HV_LEAF_BASE,
+                                 HV_SIGNATURE, max, HV_MAX_LEAF_MIN, HV_MAX_LEAF_MAX);
+                } else {
+                        evidence(v, "CPUID 0x%08x EAX 0x%08x lacks the hypercall MSR (bit 5) or "
+                                    "VP index (bit 6): not a Hyper-V Linux accepts",
+                                 HV_LEAF_FEATURES, eax);
+                }
+                if (pick.name && pick.leaf != HV_LEAF_BASE) {
+                        char alt[13];
+
+                        cpuid_signature(base_at(f, (pick.leaf - HV_SCAN_FIRST) / HV_SCAN_STEP), alt);
+                        escape_text(alt, strlen(alt), text, sizeof(text));
+                        evidence(v, "CPUID 0x%08x \"%s\": Linux picks %s, found at the highest "
+                                    "base", pick.leaf, text, pick.name);
+                }
+                if (pick.name)
+                        v->hypervisor = pick.name;
                 return;
         }
         evidence(v, "CPUID 0x%08x \"%s\", max leaf 0x%08x; 0x%08x EAX 0x%08x: hypercall MSR "
                     "and VP index available", HV_LEAF_BASE, HV_SIGNATURE, max, HV_LEAF_FEATURES,
                  eax);
 
-        /* Before the scan and the DMI veto: on the root DMI names the physical machine's maker
-         * (Nutanix, Amazon EC2), and another hypervisor emulating Hyper-V claiming the root's
-         * privileges would have its disks left alone just the same. */
+        /* Another hypervisor emulating Hyper-V puts its own signature at a higher base; Linux
+         * picks it, root privileges or not. */
+        if (!streq(pick.name, "microsoft")) {
+                char alt[13];
+
+                cpuid_signature(base_at(f, (pick.leaf - HV_SCAN_FIRST) / HV_SCAN_STEP), alt);
+                escape_text(alt, strlen(alt), text, sizeof(text));
+                v->verdict = VERDICT_OTHER_HYPERVISOR;
+                v->hypervisor = pick.name;
+                evidence(v, "CPUID 0x%08x \"%s\": %s emulating Hyper-V; Linux picks the "
+                            "hypervisor found at the highest base", pick.leaf, text, pick.name);
+                return;
+        }
+
+        /* Before the DMI veto: on the root DMI names the physical machine's maker (Nutanix,
+         * Amazon EC2). */
         if (is_root(ebx)) {
                 v->verdict = VERDICT_HYPERV_ROOT;
                 v->hypervisor = "microsoft";
-                evidence(v, "CPUID 0x%08x EBX 0x%08x: CpuManagement set, Isolation clear: the "
-                            "root partition (the host), its disks are physical",
-                         HV_LEAF_FEATURES, ebx);
-                return;
-        }
-        if (emulated(f)) {
-                char alt[13];
-                const char *hv;
-
-                cpuid_signature(&f->alt, alt);
-                hv = hypervisor_from_signature(alt);
-                escape_text(alt, strlen(alt), text, sizeof(text));
-                v->verdict = VERDICT_OTHER_HYPERVISOR;
-                v->hypervisor = hv;
-                evidence(v, "CPUID 0x%08x \"%s\": %s emulating Hyper-V", f->alt_leaf, text, hv);
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions and CpuManagement set, "
+                            "Isolation clear: the root partition (the host)", HV_LEAF_FEATURES, ebx);
+                if (f->hints.eax & HV_EAX_NESTED) {
+                        v->flavour |= FLAVOUR_NESTED;
+                        evidence(v, "CPUID 0x%08x EAX 0x%08x: bit 12 (nested) set: inside another "
+                                    "Hyper-V's VM, whose synthetic disks are on VMBus",
+                                 HV_LEAF_HINTS, f->hints.eax);
+                } else {
+                        evidence(v, "CPUID 0x%08x EAX 0x%08x: bit 12 (nested) clear: its disks "
+                                    "are physical", HV_LEAF_HINTS, f->hints.eax);
+                }
                 return;
         }
         if ((vmm = dmi_veto(f, &field))) {
@@ -303,13 +507,15 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
         v->verdict = VERDICT_HYPERV_GUEST;
         v->hypervisor = "microsoft";
         if (ebx & HV_EBX_ISOLATION) {
-                evidence(v, "CPUID 0x%08x EBX 0x%08x: Isolation set: a confidential guest",
-                         HV_LEAF_FEATURES, ebx);
+                decide_confidential(f, v);
         } else if (ebx & HV_EBX_CREATE_PARTITIONS) {
                 v->flavour |= FLAVOUR_L1VH;
                 evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions set, CpuManagement clear: "
                             "an L1VH partition, a guest that hosts VMs of its own", HV_LEAF_FEATURES,
                          ebx);
+        } else if (ebx & HV_EBX_CPU_MANAGEMENT) {
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: CpuManagement set, CreatePartitions clear: a "
+                            "guest (Linux before 6.15 called it the root)", HV_LEAF_FEATURES, ebx);
         } else {
                 evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions and CpuManagement clear: "
                             "a guest", HV_LEAF_FEATURES, ebx);

@@ -2,9 +2,11 @@
  * test can hand it any machine. */
 #pragma once
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpuregs.h"
+#include "hyperv.h"
 
 enum dmi_field {
         DMI_SYS_VENDOR,
@@ -17,13 +19,31 @@ enum dmi_field {
 };
 #define DMI_VALUE_MAX 128
 
+/* What the ACPI FADT says (arm64), from fadt_parse(). */
+enum fadt_result {
+        FADT_UNREAD,    /* not read: x86, or no table (error says why) */
+        FADT_HYPERV,    /* revision 6 or later, hypervisor_id "MsHyperV" */
+        FADT_NOT_HYPERV, /* read, and it does not say Hyper-V: why says what it says */
+};
+
+struct fadt_facts {
+        enum fadt_result result;
+        int error;         /* FADT_UNREAD: positive errno of the read, 0 when not tried */
+        unsigned revision; /* FADT_HYPERV, FADT_NOT_HYPERV */
+        const char *why;   /* FADT_NOT_HYPERV: static text */
+};
+
 struct machine_facts {
         bool has_cpuid;
         struct cpuid_regs leaf1;    /* ECX bit 31: a hypervisor is present */
         struct cpuid_regs base;     /* 0x40000000: max leaf and vendor signature */
         struct cpuid_regs features; /* 0x40000003: what the partition may do */
-        uint32_t alt_leaf;          /* first higher base naming another hypervisor, or 0 */
-        struct cpuid_regs alt;
+        struct cpuid_regs hints;    /* 0x40000004: read on a root partition (nested?) */
+        bool has_isolation;         /* 0x4000000C was read: a confidential guest's report */
+        struct cpuid_regs isolation;
+        bool scanned;               /* higher[] holds the bases above 0x40000000 */
+        struct cpuid_regs higher[HV_SCAN_BASES - 1]; /* 0x40000100, 0x40000200, ... 0x4000ff00 */
+        struct fadt_facts fadt;
         bool has_dmi;
         char dmi[DMI_FIELDS][DMI_VALUE_MAX]; /* "" where absent */
         bool has_vmbus;                      /* /sys/bus/vmbus exists */
@@ -44,6 +64,16 @@ enum flavour {
         FLAVOUR_GEN1 = 1u << 2,
         FLAVOUR_GEN2 = 1u << 3,
         FLAVOUR_L1VH = 1u << 4, /* CreatePartitions without CpuManagement: hosts its own VMs */
+        FLAVOUR_NESTED = 1u << 5, /* a root partition inside another Hyper-V's VM */
+        FLAVOUR_CONFIDENTIAL = 1u << 6, /* Isolation set: isolation names the type */
+};
+
+/* A confidential guest's isolation (0x4000000C EBX bits 3-0), as Linux's hv_isolation_type. */
+enum isolation_type {
+        ISOLATION_NONE,
+        ISOLATION_VBS,
+        ISOLATION_SNP,
+        ISOLATION_TDX,
 };
 
 #define EVIDENCE_MAX 8
@@ -53,23 +83,33 @@ struct machine_verdict {
         enum verdict verdict;
         const char *hypervisor; /* "microsoft", "kvm", … or NULL when none or unknown */
         unsigned flavour;
+        int isolation;  /* FLAVOUR_CONFIDENTIAL with 0x4000000C read: its type; else -1 */
+        int paravisor;  /* likewise: 0x4000000C EAX bit 0; else -1 */
         unsigned n_evidence;
         char evidence[EVIDENCE_MAX][EVIDENCE_LEN];
 };
 
 void verdict_decide(const struct machine_facts *f, struct machine_verdict *v);
 
+/* Whether the disks under VMBus are another Hyper-V's synthetic disks: on a guest, and on a
+ * nested root partition (Linux sets up VMBus on a root only when it is nested). */
+bool verdict_vmbus_disks_are_synthetic(const struct machine_verdict *v);
+
 /* What the gatherer must read, asked in this order once leaf 1 and 0x40000000 are read.
- * 0x40000003: only behind "Microsoft Hv" with a maximum leaf Linux accepts. The scan of the
- * higher bases for another hypervisor emulating Hyper-V: only where those three leaves leave a
- * guest possible. DMI: only where CPUID alone cannot settle the verdict. */
+ * 0x40000003: only behind "Microsoft Hv" with a maximum leaf Linux accepts. The scan of every
+ * higher base (Linux picks the hypervisor found highest): where Hyper-V is still possible, and
+ * for a report (full) on any hypervisor, where it only names which one. 0x40000004: on a root.
+ * 0x4000000C: for a report, on a confidential guest. DMI: only where CPUID alone cannot settle
+ * the verdict. The FADT: only without CPUID (arm64). */
 bool verdict_needs_features(const struct machine_facts *f);
-bool verdict_needs_scan(const struct machine_facts *f);
+bool verdict_needs_scan(const struct machine_facts *f, bool full);
+bool verdict_needs_hints(const struct machine_facts *f);
+bool verdict_needs_isolation(const struct machine_facts *f, bool full);
 bool verdict_needs_dmi(const struct machine_facts *f);
 
-/* Whether a higher base's signature names a hypervisor other than Hyper-V: the scan stops
- * there and keeps it as alt_leaf. */
-bool verdict_names_other_hypervisor(const struct cpuid_regs *r);
+/* Parses len bytes of an ACPI FADT (binary, from FADT_PATH) as hyperv_detect_via_acpi() reads
+ * it. A short, truncated or foreign table is FADT_NOT_HYPERV with why set. */
+void fadt_parse(const unsigned char *buf, size_t len, struct fadt_facts *out);
 
 /* The 12-byte vendor signature a hypervisor leaf carries in EBX, ECX, EDX, terminated. */
 void cpuid_signature(const struct cpuid_regs *r, char sig[13]);
@@ -78,4 +118,6 @@ void cpuid_signature(const struct cpuid_regs *r, char sig[13]);
 const char *hypervisor_from_signature(const char *sig);
 
 const char *verdict_name(enum verdict v);
+/* "VBS", "SEV-SNP", "TDX" ("none" for 0), or NULL for a type Linux does not know. */
+const char *isolation_name(int type);
 extern const char *const dmi_field_name[DMI_FIELDS];

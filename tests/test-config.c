@@ -355,6 +355,24 @@ START_TEST(line_of_1024_bytes_is_read_and_1025_is_not) {
 }
 END_TEST
 
+/* CR LF is allowed: its CR is no part of the line's 1024 bytes. */
+START_TEST(line_of_1024_bytes_then_crlf_is_read) {
+        char text[2 * 1027 + 1];
+
+        memset(text, ' ', sizeof(text) - 1);
+        text[sizeof(text) - 1] = '\0';
+        memcpy(text, "mode = off", 10);
+        memcpy(text + 1024, "\r\n", 2);
+        memcpy(text + 1026, "mode = always", 13);
+        memcpy(text + 1026 + 1025, "\r\n", 2);
+
+        ck_assert_uint_eq(parse(text), 1);
+        ck_assert_uint_eq(warnings.n, 1);
+        assert_warning(0, 2, "line longer than 1024 bytes, ignored");
+        ck_assert_int_eq(config.mode, MODE_OFF);
+}
+END_TEST
+
 START_TEST(line_with_nul_byte_is_ignored) {
         static const char text[] = "mode = off\nmode = al\0ways\nscheduler = kyber\n";
 
@@ -460,10 +478,10 @@ START_TEST(file_over_64_kib_is_refused) {
                 setup();
                 load(path);
                 ck_assert(config.found);
+                ck_assert(config.unreadable);
                 assert_defaults(&config);
                 ck_assert_uint_eq(warnings.n, 1);
-                assert_load_warning("cannot read '%s': File too large (more than 64 KiB), "
-                                    "defaults apply", path);
+                assert_load_warning("cannot read '%s': File too large (more than 64 KiB)", path);
         }
 }
 END_TEST
@@ -475,9 +493,10 @@ START_TEST(binary_file_is_refused) {
         tmpdir_write(dir, "binary.conf", text, sizeof(text) - 1, path, sizeof(path));
         load(path);
         ck_assert(config.found);
+        ck_assert(config.unreadable);
         assert_defaults(&config);
         ck_assert_uint_eq(warnings.n, 1);
-        assert_load_warning("cannot use '%s': binary file (NUL bytes), defaults apply", path);
+        assert_load_warning("cannot use '%s': binary file (NUL bytes)", path);
 }
 END_TEST
 
@@ -490,9 +509,63 @@ START_TEST(unreadable_file_is_reported) {
         ck_assert_int_eq(mkdir(path, 0755), 0);
         load(path);
         ck_assert(config.found);
+        ck_assert(config.unreadable);
         assert_defaults(&config);
         ck_assert_uint_eq(warnings.n, 1);
-        assert_load_warning("cannot read '%s': Is a directory, defaults apply", path);
+        assert_load_warning("cannot read '%s': Is a directory", path);
+}
+END_TEST
+
+/* A FIFO would block the open(), and so every udev event, until something writes to it. */
+START_TEST(fifo_is_refused_unread) {
+        char path[512];
+
+        snprintf(path, sizeof(path), "%s/fifo.conf", dir);
+        ck_assert_int_eq(mkfifo(path, 0644), 0);
+        load(path);
+        ck_assert(config.found);
+        ck_assert(config.unreadable);
+        assert_defaults(&config);
+        ck_assert_uint_eq(warnings.n, 1);
+        assert_load_warning("cannot read '%s': a FIFO, not a regular file", path);
+}
+END_TEST
+
+START_TEST(null_device_is_an_empty_file) {
+        load("/dev/null");
+        ck_assert(config.found);
+        ck_assert(!config.unreadable);
+        assert_defaults(&config);
+        ck_assert_uint_eq(warnings.n, 0);
+}
+END_TEST
+
+START_TEST(other_device_is_refused) {
+        load("/dev/zero");
+        ck_assert(config.unreadable);
+        assert_load_warning("cannot read '/dev/zero': a character device, not a regular file");
+}
+END_TEST
+
+/* Good lines before the problem do not apply either: the file counts whole or not at all. */
+START_TEST(nothing_of_a_refused_file_applies) {
+        static const char text[] = "mode = always\nexclude = sda\n\0";
+        char path[512];
+
+        tmpdir_write(dir, "half.conf", text, sizeof(text) - 1, path, sizeof(path));
+        load(path);
+        ck_assert(config.unreadable);
+        assert_defaults(&config);
+}
+END_TEST
+
+START_TEST(path_is_escaped_in_the_warning) {
+        char path[512];
+
+        snprintf(path, sizeof(path), "%s/a\nb.conf", dir);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+        load(path);
+        assert_load_warning("cannot read '%s/a\\nb.conf': Is a directory", dir);
 }
 END_TEST
 
@@ -525,6 +598,24 @@ static const struct {
         { "hyperv_scheduler=off hyperv_scheduler=offf", -EINVAL, 0 },
         { "hyperv_scheduler=off quiet hyperv_scheduler=", -EINVAL, 0 },
         { "hyperv_scheduler off", 0, 0 },
+        /* Quotes, as the kernel's next_arg() takes them: around the value, around the whole
+         * parameter, or holding blanks. */
+        { "hyperv_scheduler=\"off\"", 1, MODE_OFF },
+        { "\"hyperv_scheduler=off\"", 1, MODE_OFF },
+        { "quiet \"hyperv_scheduler=off\" splash", 1, MODE_OFF },
+        { "hyperv_scheduler=\"off\" hyperv_scheduler=always", 1, MODE_ALWAYS },
+        { "hyperv_scheduler=always \"hyperv_scheduler=off\"", 1, MODE_OFF },
+        { "hyperv_scheduler=\"off", 1, MODE_OFF },
+        { "\"hyperv_scheduler=\"off\"\"", -EINVAL, 0 },
+        { "hyperv_scheduler=\"of f\"", -EINVAL, 0 },
+        { "hyperv_scheduler=\"\"", -EINVAL, 0 },
+        { "hyperv_scheduler=\"", -EINVAL, 0 },
+        { "foo=\"a hyperv_scheduler=off\"", 0, 0 },
+        { "foo=\"a b\" hyperv_scheduler=off", 1, MODE_OFF },
+        { "\"foo hyperv_scheduler=off\"", 0, 0 },
+        { "hyperv_scheduler=off\v", 1, MODE_OFF },
+        { "\"", 0, 0 },
+        { "=off hyperv_scheduler=always", 1, MODE_ALWAYS },
 };
 
 START_TEST(cmdline_mode_is_found) {
@@ -585,11 +676,65 @@ static const struct {
         { "exclude = *", "sda", false },
 };
 
+/* fnmatch() would take these silently and match no disk. */
+static const struct {
+        const char *value, *shown, *why;
+} bad_globs[] = {
+        { "sd[", "sd[", "'[' without a closing ']'" },
+        { "sda sd[ab", "sda sd[ab", "'[' without a closing ']'" },
+        { "sd[]", "sd[]", "'[' without a closing ']'" },
+        { "sd[!]", "sd[!]", "'[' without a closing ']'" },
+        { "nvme*\\", "nvme*\\\\", "pattern ends in a lone '\\'" },
+};
+
+START_TEST(broken_glob_is_a_bad_line) {
+        char text[128], msg[256];
+
+        snprintf(text, sizeof(text), "exclude = %s\ndevices = %s\n", bad_globs[_i].value,
+                 bad_globs[_i].value);
+        ck_assert_uint_eq(parse(text), 2);
+        snprintf(msg, sizeof(msg), "bad value '%s' for 'exclude': %s", bad_globs[_i].shown,
+                 bad_globs[_i].why);
+        assert_warning(0, 1, msg);
+        ck_assert_uint_eq(config.exclude.n, 0);
+        ck_assert_uint_eq(config.devices.n, 0);
+}
+END_TEST
+
+START_TEST(good_brackets_are_accepted) {
+        ck_assert_uint_eq(parse("exclude = sd[]a] sd[!]a] sd[^a] sd[[:digit:]] sd\\[ [ab]*\n"), 0);
+        ck_assert_uint_eq(config.exclude.n, 6);
+        ck_assert(!config_wants(&config, "sd]"));
+        ck_assert(config_wants(&config, "vda"));
+}
+END_TEST
+
 START_TEST(config_wants_applies_exclude_then_devices) {
         ck_assert_uint_eq(parse(wants[_i].text), 0);
         ck_assert_msg(config_wants(&config, wants[_i].name) == wants[_i].wanted,
                       "'%s' with '%s': expected %d", wants[_i].name, wants[_i].text,
                       wants[_i].wanted);
+}
+END_TEST
+
+/* elevator= is only noted: found as the kernel splits parameters, at the start or after a
+ * blank, never inside another parameter's value. */
+static const struct {
+        const char *cmdline;
+        bool found;
+} elevators[] = {
+        { "BOOT_IMAGE=/vmlinuz root=/dev/sda1 elevator=noop\n", true },
+        { "elevator=deadline quiet", true },
+        { "quiet\televator=none", true },
+        { "root=/dev/sda1 quiet", false },
+        { "foo.elevator=noop", false },
+        { "hyperv_scheduler=auto", false },
+        { "", false },
+};
+
+START_TEST(cmdline_elevator_is_found) {
+        ck_assert_msg(cmdline_has_elevator(elevators[_i].cmdline) == elevators[_i].found, "'%s'",
+                      elevators[_i].cmdline);
 }
 END_TEST
 
@@ -618,6 +763,7 @@ Suite *config_suite(void) {
         tcase_add_test(tc, repeated_key_later_wins_with_warning);
         tcase_add_test(tc, long_line_is_ignored_and_next_applies);
         tcase_add_test(tc, line_of_1024_bytes_is_read_and_1025_is_not);
+        tcase_add_test(tc, line_of_1024_bytes_then_crlf_is_read);
         tcase_add_test(tc, line_with_nul_byte_is_ignored);
         tcase_add_test(tc, no_warn_callback_still_counts_bad_lines);
         suite_add_tcase(s, tc);
@@ -631,6 +777,8 @@ Suite *config_suite(void) {
         tcase_add_test(tc, sixty_three_byte_pattern_fits);
         tcase_add_test(tc, sixty_four_byte_pattern_is_refused);
         tcase_add_loop_test(tc, config_wants_applies_exclude_then_devices, 0, ELEMENTSOF(wants));
+        tcase_add_loop_test(tc, broken_glob_is_a_bad_line, 0, ELEMENTSOF(bad_globs));
+        tcase_add_test(tc, good_brackets_are_accepted);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("load");
@@ -642,10 +790,16 @@ Suite *config_suite(void) {
         tcase_add_test(tc, file_over_64_kib_is_refused);
         tcase_add_test(tc, binary_file_is_refused);
         tcase_add_test(tc, unreadable_file_is_reported);
+        tcase_add_test(tc, fifo_is_refused_unread);
+        tcase_add_test(tc, null_device_is_an_empty_file);
+        tcase_add_test(tc, other_device_is_refused);
+        tcase_add_test(tc, nothing_of_a_refused_file_applies);
+        tcase_add_test(tc, path_is_escaped_in_the_warning);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("cmdline");
         tcase_add_loop_test(tc, cmdline_mode_is_found, 0, ELEMENTSOF(cmdlines));
+        tcase_add_loop_test(tc, cmdline_elevator_is_found, 0, ELEMENTSOF(elevators));
         tcase_add_test(tc, mode_names_round_trip);
         tcase_add_test(tc, mode_from_string_rejects_others);
         suite_add_tcase(s, tc);

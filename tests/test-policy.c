@@ -11,6 +11,7 @@ struct policy_case {
         const char *name;
         enum mode mode;
         enum verdict verdict;
+        unsigned flavour; /* FLAVOUR_NESTED: a nested root */
         bool on_vmbus;
         struct disk_facts disk;
         const char *prefer;  /* 'scheduler =', NULL for the default */
@@ -62,6 +63,15 @@ static const struct policy_case cases[] = {
                 .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = BAD_DISK("none [mq-deadline]"), BAD_CONFIG,
                 .decision = DECISION_SKIP, .reason = REASON_PARTITION,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "the event's DEVTYPE neither disk nor partition",
+                .mode = MODE_AUTO, BAD_MACHINE,
+                .disk = { .name = "sdb", .is_disk = false, .other_devtype = true,
+                          .scheduler = "none [mq-deadline]" },
+                BAD_CONFIG,
+                .decision = DECISION_SKIP, .reason = REASON_NOT_DISK,
                 .current = "mq-deadline", .n_available = 2,
         },
         {
@@ -204,6 +214,22 @@ static const struct policy_case cases[] = {
                 .current = "mq-deadline", .n_available = 2,
         },
         {
+                /* Linux sets up VMBus on a root only when it is nested: there the VMBus disks
+                 * are the outer Hyper-V's synthetic disks. */
+                .name = "auto on a nested root partition, a VMBus disk",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_ROOT, .flavour = FLAVOUR_NESTED,
+                .on_vmbus = true, .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_CHANGE, .target = "none",
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
+                .name = "auto on a nested root partition, a disk not on VMBus",
+                .mode = MODE_AUTO, .verdict = VERDICT_HYPERV_ROOT, .flavour = FLAVOUR_NESTED,
+                .on_vmbus = false, .disk = GOOD_DISK("[mq-deadline] none"),
+                .decision = DECISION_SKIP, .reason = REASON_NOT_VMBUS,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
                 .name = "auto with an unknown verdict",
                 .mode = MODE_AUTO, .verdict = VERDICT_UNKNOWN, .on_vmbus = true,
                 .disk = GOOD_DISK("[mq-deadline] none"),
@@ -310,8 +336,11 @@ START_TEST(disk_gets_the_expected_decision) {
         memset(&d, 0xa5, sizeof(d));
 
         policy_disk(&c, &t->disk, &d);
-        if (policy_needs_machine(&c, &d))
-                policy_machine(t->verdict, t->on_vmbus, &d);
+        if (policy_needs_machine(&c, &d)) {
+                struct machine_verdict v = { .verdict = t->verdict, .flavour = t->flavour };
+
+                policy_machine(&v, t->on_vmbus, &d);
+        }
 
         ck_assert_msg(d.reason == t->reason, "%s: reason %s, expected %s", t->name,
                       reason_name(d.reason) ? reason_name(d.reason) : "(none)",
@@ -386,7 +415,7 @@ START_TEST(machine_stage_clears_the_target) {
         config_defaults(&c);
         policy_disk(&c, &disk, &d);
         ck_assert_ptr_eq(d.target, c.schedulers.name[0]);
-        policy_machine(VERDICT_HYPERV_ROOT, true, &d);
+        policy_machine(&(struct machine_verdict) { .verdict = VERDICT_HYPERV_ROOT }, true, &d);
         ck_assert_ptr_null(d.target);
 }
 END_TEST
@@ -395,6 +424,7 @@ START_TEST(reason_names_match_json_contract) {
         ck_assert_ptr_null(reason_name(REASON_NONE));
         ck_assert_str_eq(reason_name(REASON_DISABLED), "disabled");
         ck_assert_str_eq(reason_name(REASON_PARTITION), "partition");
+        ck_assert_str_eq(reason_name(REASON_NOT_DISK), "not-disk");
         ck_assert_str_eq(reason_name(REASON_NO_SCHEDULER), "no-scheduler");
         ck_assert_str_eq(reason_name(REASON_ZONED), "zoned");
         ck_assert_str_eq(reason_name(REASON_EXCLUDED), "excluded");
@@ -402,6 +432,50 @@ START_TEST(reason_names_match_json_contract) {
         ck_assert_str_eq(reason_name(REASON_NO_SUITABLE), "no-suitable-scheduler");
         ck_assert_str_eq(reason_name(REASON_NOT_HYPERV), "not-hyperv");
         ck_assert_str_eq(reason_name(REASON_NOT_VMBUS), "not-vmbus");
+}
+END_TEST
+
+static const struct {
+        struct disk_facts disk;
+        const char *kind;
+} rule_skips[] = {
+        { { .name = "loop0", .is_disk = true, .scheduler = "[none] mq-deadline" }, "loop" },
+        { { .name = "zram0", .is_disk = true, .scheduler = "none" }, "zram" },
+        { { .name = "dm-0", .is_disk = true }, "dm" },
+        { { .name = "md127", .is_disk = true, .scheduler = "none" }, "md" },
+        { { .name = "nullb0", .is_disk = true, .scheduler = "[none] mq-deadline" }, "nullb" },
+        { { .name = "pmem0", .is_disk = true }, "pmem" },
+        /* The rule's TEST!="queue/scheduler": bio-based disks of other names. */
+        { { .name = "vda", .is_disk = true }, "bio-based" },
+        { { .name = "sda", .is_disk = true, .scheduler = "[mq-deadline] none" }, NULL },
+        { { .name = "nvme0n1", .is_disk = true, .scheduler = "[none]" }, NULL },
+        { { .name = "dmx", .is_disk = true, .scheduler = "[none]" }, NULL },
+};
+
+START_TEST(rule_never_runs_for_its_kernel_list_and_bio_based_disks) {
+        ck_assert_pstr_eq(policy_rule_skips(&rule_skips[_i].disk), rule_skips[_i].kind);
+}
+END_TEST
+
+/* The helper's list and the rule's KERNEL== match are one list: the rule file says it. */
+START_TEST(rule_file_kernel_list_is_the_helpers) {
+        char text[16384], *line, *end;
+        long len = read_file_bounded("rules/60-hyperv-scheduler.rules", text, sizeof(text));
+        size_t n = 0;
+
+        ck_assert_msg(len > 0, "cannot read rules/60-hyperv-scheduler.rules: %ld", len);
+        line = strstr(text, "\nKERNEL==\"");
+        ck_assert_msg(line, "no KERNEL== line in the rule");
+        line += strlen("\nKERNEL==\"");
+        end = strchr(line, '"');
+        ck_assert_ptr_nonnull(end);
+        *end = '\0';
+        for (char *glob = strtok(line, "|"); glob; glob = strtok(NULL, "|"), n++) {
+                ck_assert_msg(n < n_rule_kernel_skip, "the rule has more than %zu globs: %s",
+                              n_rule_kernel_skip, glob);
+                ck_assert_str_eq(glob, rule_kernel_skip[n]);
+        }
+        ck_assert_uint_eq(n, n_rule_kernel_skip);
 }
 END_TEST
 
@@ -419,6 +493,9 @@ Suite *policy_suite(void) {
 
         tc = tcase_create("names");
         tcase_add_test(tc, reason_names_match_json_contract);
+        tcase_add_loop_test(tc, rule_never_runs_for_its_kernel_list_and_bio_based_disks, 0,
+                            ELEMENTSOF(rule_skips));
+        tcase_add_test(tc, rule_file_kernel_list_is_the_helpers);
         suite_add_tcase(s, tc);
 
         return s;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report.h"
 #include "unit.h"
@@ -64,8 +65,30 @@ static const struct {
           "'[mq-deadline] none\\n'" },
         { { .result = WRITE_NOT_KEPT, .error = EIO },
           "cannot read back '" SYSPATH "/queue/scheduler': Input/output error" },
+        { { .result = WRITE_NOT_KEPT, .error = EFTYPE, .type = S_IFIFO },
+          "cannot read back '" SYSPATH "/queue/scheduler': a FIFO, not a regular file" },
         { { .result = WRITE_CHANGED }, "" },
 };
+
+/* A syspath of 4,000 bytes loses its middle, never the part that explains. */
+START_TEST(long_syspath_keeps_the_explanation) {
+        static const struct write_outcome kept = { .result = WRITE_NOT_KEPT,
+                                                   .readback = "[mq-deadline] none\\n" };
+        char syspath[4001], msg[320];
+        const char *tail = "/queue/scheduler': wrote 'none', it reads back '[mq-deadline] none\\n'";
+
+        memset(syspath, 'a', sizeof(syspath) - 1);
+        syspath[sizeof(syspath) - 1] = '\0';
+        memcpy(syspath, "/sys/devices/", 13);
+        memcpy(syspath + sizeof(syspath) - 1 - 3, "sdq", 3);
+        report_write_error(msg, sizeof(msg), syspath, "none", &kept);
+        ck_assert_uint_eq(strlen(msg), sizeof(msg) - 1);
+        ck_assert_msg(strncmp(msg, "cannot set '/sys/devices/", 25) == 0, "%s", msg);
+        ck_assert_msg(strstr(msg, "...") != NULL, "%s", msg);
+        ck_assert_str_eq(msg + strlen(msg) - strlen(tail) - 3, "sdq" "/queue/scheduler': wrote "
+                         "'none', it reads back '[mq-deadline] none\\n'");
+}
+END_TEST
 
 START_TEST(write_error_message_is_exact) {
         char msg[320];
@@ -238,34 +261,35 @@ START_TEST(json_report_is_exact) {
 
         ck_assert_str_eq(out,
                 "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"hyperv-guest\", "
-                "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], "
+                "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], \"isolation\": null, "
+                "\"paravisor\": null, "
                 "\"evidence\": [\"CPUID 0x40000000 \\\"Microsoft Hv\\\"\", "
                 "\"DMI bios_vendor \\\"x\\\\y\\\"\"]}, "
                 "\"policy\": {\"mode\": \"auto\", \"mode_from_cmdline\": false, "
                 "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
-                "\"config_found\": false}, \"devices\": [\n"
+                "\"config_found\": false, \"config_unreadable\": false}, \"devices\": [\n"
                 "  {\"name\": \"sda\", \"current\": \"none\", \"available\": [\"none\", "
-                "\"mq-deadline\"], \"queues\": 1, \"target\": \"none\", \"action\": \"changed\", "
+                "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", \"action\": \"changed\", "
                 "\"reason\": null, \"error\": null},\n"
                 "  {\"name\": \"sdb\", \"current\": \"none\", \"available\": [\"none\"], "
-                "\"queues\": 4, \"target\": \"none\", \"action\": \"already\", \"reason\": null, "
+                "\"queues\": 4, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", \"action\": \"already\", \"reason\": null, "
                 "\"error\": null},\n"
                 "  {\"name\": \"loop0\", \"current\": \"none\", \"available\": [\"none\", "
-                "\"mq-deadline\"], \"queues\": 1, \"target\": null, \"action\": \"skipped\", "
+                "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"rule_skips\": null, \"target\": null, \"action\": \"skipped\", "
                 "\"reason\": \"not-vmbus\", \"error\": null},\n"
                 "  {\"name\": \"sdc\", \"current\": \"mq-deadline\", \"available\": "
-                "[\"mq-deadline\", \"none\"], \"queues\": null, \"target\": \"none\", "
+                "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", "
                 "\"action\": \"failed\", \"reason\": null, \"error\": \"cannot set "
                 "'/sys/block/sdc/queue/scheduler': wrote 'none', it reads back "
                 "'[mq-deadline] none\\\\n'\"},\n"
                 "  {\"name\": \"sdd\", \"current\": \"mq-deadline\", \"available\": "
-                "[\"mq-deadline\", \"none\"], \"queues\": null, \"target\": \"none\", "
+                "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", "
                 "\"action\": \"skipped\", \"reason\": \"vanished\", \"error\": null},\n"
-                "  {\"name\": \"dm-0\", \"current\": null, \"available\": [], \"queues\": null, "
+                "  {\"name\": \"dm-0\", \"current\": null, \"available\": [], \"queues\": null, \"queues_why\": null, \"rule_skips\": null, "
                 "\"target\": null, \"action\": \"skipped\", \"reason\": "
                 "\"no-suitable-scheduler\", \"error\": \"queue/scheduler is not a list of "
                 "scheduler names\"}\n"
-                "]}\n");
+                "], \"udev_running\": null, \"notes\": []}\n");
         free(out);
 }
 END_TEST
@@ -281,10 +305,12 @@ START_TEST(json_report_without_disks) {
         out = output(report_json);
         ck_assert_str_eq(out,
                 "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"bare-metal\", "
-                "\"hypervisor\": null, \"flavour\": [], \"evidence\": []}, "
+                "\"hypervisor\": null, \"flavour\": [], \"isolation\": null, \"paravisor\": null, "
+                "\"evidence\": []}, "
                 "\"policy\": {\"mode\": \"off\", \"mode_from_cmdline\": true, "
                 "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
-                "\"config_found\": true}, \"devices\": []}\n");
+                "\"config_found\": true, \"config_unreadable\": false}, \"devices\": [], "
+                "\"udev_running\": null, \"notes\": []}\n");
         free(out);
 }
 END_TEST
@@ -318,6 +344,151 @@ START_TEST(text_report_headlines) {
 }
 END_TEST
 
+START_TEST(text_report_headlines_name_nested_and_confidential) {
+        static const struct {
+                struct machine_verdict v;
+                const char *first;
+        } heads[] = {
+                { { .verdict = VERDICT_HYPERV_ROOT, .flavour = FLAVOUR_NESTED },
+                  "Hyper-V root partition (nested): its VMBus disks are the outer Hyper-V's:\n" },
+                { { .verdict = VERDICT_HYPERV_GUEST, .flavour = FLAVOUR_CONFIDENTIAL | FLAVOUR_AZURE,
+                    .isolation = ISOLATION_TDX, .paravisor = 1 },
+                  "Hyper-V guest (confidential TDX with a paravisor, Azure):\n" },
+                { { .verdict = VERDICT_HYPERV_GUEST, .flavour = FLAVOUR_CONFIDENTIAL,
+                    .isolation = ISOLATION_SNP, .paravisor = 0 },
+                  "Hyper-V guest (confidential SEV-SNP):\n" },
+                { { .verdict = VERDICT_HYPERV_GUEST, .flavour = FLAVOUR_CONFIDENTIAL,
+                    .isolation = -1, .paravisor = -1 },
+                  "Hyper-V guest (confidential):\n" },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(heads); i++) {
+                char *out;
+
+                verdict = heads[i].v;
+                report.n_disks = 0;
+                out = output(report_text);
+                ck_assert_msg(strncmp(out, heads[i].first, strlen(heads[i].first)) == 0,
+                              "headline %zu: got '%s'", i, out);
+                free(out);
+        }
+}
+END_TEST
+
+START_TEST(json_names_isolation_and_paravisor) {
+        char *out;
+
+        verdict = (struct machine_verdict) { .verdict = VERDICT_HYPERV_GUEST,
+                                             .flavour = FLAVOUR_CONFIDENTIAL,
+                                             .isolation = ISOLATION_TDX, .paravisor = 1 };
+        report.n_disks = 0;
+        out = output(report_json);
+        ck_assert_msg(strstr(out, "\"flavour\": [\"confidential\"], \"isolation\": \"TDX\", "
+                                  "\"paravisor\": true,"), "%s", out);
+        free(out);
+}
+END_TEST
+
+/* The devices the rule never starts the helper for leave the text report, counted in one
+ * line; shown again when asked; JSON keeps them. */
+START_TEST(text_report_counts_what_the_rule_never_runs_for) {
+        char *out;
+
+        disks[2].rule_skips = "loop";
+        disks[5].rule_skips = "dm";
+        report.hide_rule_skipped = true;
+        out = output(report_text);
+        ck_assert_msg(!strstr(out, "loop0 ") && !strstr(out, "dm-0"), "%s", out);
+        ck_assert_msg(strstr(out, "\n2 loop, dm devices not shown (-v shows them)\n"), "%s", out);
+        ck_assert_msg(strstr(out, "\nDEVICE  QUEUES"), "the column is as wide as sda: %s", out);
+        free(out);
+
+        report.hide_rule_skipped = false;
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "loop0 ") && strstr(out, "dm-0 ") && !strstr(out, "not shown"),
+                      "%s", out);
+        free(out);
+
+        report.hide_rule_skipped = true;
+        out = output(report_json);
+        ck_assert_msg(strstr(out, "\"name\": \"loop0\"") && strstr(out, "\"rule_skips\": \"loop\""),
+                      "%s", out);
+        free(out);
+
+        report.n_disks = 3;
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "\n1 loop device not shown (-v shows them)\n"), "%s", out);
+        free(out);
+}
+END_TEST
+
+START_TEST(report_notes_elevator_and_no_udev) {
+        char *out;
+
+        config.cmdline_elevator = true;
+        report.udev_checked = true;
+        report.udev_running = false;
+        report.n_disks = 0;
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "\nNote: elevator= on the kernel command line does nothing since "
+                                  "Linux 5.0 (the kernel only warns): this package sets the "
+                                  "scheduler, and hyperv_scheduler= on the command line sets its "
+                                  "mode.\nNote: no udev daemon is running (no /run/udev/control): "
+                                  "the rule never runs here; run hyperv-scheduler --all at boot "
+                                  "instead (hyperv-scheduler(8)).\n"), "%s", out);
+        free(out);
+        out = output(report_json);
+        ck_assert_msg(strstr(out, "\"udev_running\": false, \"notes\": [\"elevator= on the kernel "
+                                  "command line does nothing since Linux 5.0"), "%s", out);
+        free(out);
+
+        config.cmdline_elevator = false;
+        report.udev_running = true;
+        out = output(report_text);
+        ck_assert_msg(!strstr(out, "Note:"), "%s", out);
+        free(out);
+        out = output(report_json);
+        ck_assert_msg(strstr(out, "\"udev_running\": true, \"notes\": []"), "%s", out);
+        free(out);
+}
+END_TEST
+
+static const struct {
+        struct queue_facts q;
+        const char *why;
+} queue_whys[] = {
+        { { .storvsc = true, .ide = true, .present_cpus = 4, .max_hw_queues = 0 },
+          "an IDE controller (Generation 1)" },
+        { { .storvsc = true, .present_cpus = 1, .max_hw_queues = -1 }, "one present CPU" },
+        { { .storvsc = true, .present_cpus = 8, .max_hw_queues = 1 },
+          "hv_storvsc.storvsc_max_hw_queues=1" },
+        { { .storvsc = true, .ide = true, .present_cpus = 1, .max_hw_queues = 1 },
+          "an IDE controller (Generation 1), one present CPU, hv_storvsc.storvsc_max_hw_queues=1" },
+        { { .storvsc = true, .present_cpus = -1, .max_hw_queues = -1 }, "" },
+        { { .storvsc = false, .ide = true, .present_cpus = 1, .max_hw_queues = 1 }, "" },
+};
+
+START_TEST(single_queue_reason_is_worded) {
+        char buf[160];
+
+        report_queue_why(&queue_whys[_i].q, buf, sizeof(buf));
+        ck_assert_str_eq(buf, queue_whys[_i].why);
+}
+END_TEST
+
+START_TEST(text_report_says_why_a_disk_has_one_queue) {
+        char *out;
+
+        copy_string(disks[0].queue_why, "one present CPU", sizeof(disks[0].queue_why));
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "more, none.\nsda: 1 hardware queue: one present CPU\n"), "%s", out);
+        free(out);
+        out = output(report_json);
+        ck_assert_msg(strstr(out, "\"queues\": 1, \"queues_why\": \"one present CPU\""), "%s", out);
+        free(out);
+}
+END_TEST
+
 Suite *report_suite(void) {
         Suite *s = suite_create("report");
         TCase *tc;
@@ -325,6 +496,7 @@ Suite *report_suite(void) {
         tc = tcase_create("messages");
         tcase_add_loop_test(tc, change_line_names_the_old_scheduler, 0, ELEMENTSOF(changes));
         tcase_add_loop_test(tc, write_error_message_is_exact, 0, ELEMENTSOF(errors));
+        tcase_add_test(tc, long_syspath_keeps_the_explanation);
         tcase_add_loop_test(tc, name_error_message_is_exact, 0, ELEMENTSOF(names));
         tcase_add_loop_test(tc, lookup_error_message_is_exact, 0, ELEMENTSOF(lookups));
         tcase_add_test(tc, enumerate_error_names_the_returned_errno);
@@ -336,6 +508,15 @@ Suite *report_suite(void) {
         tcase_add_test(tc, json_report_is_exact);
         tcase_add_test(tc, json_report_without_disks);
         tcase_add_test(tc, text_report_headlines);
+        tcase_add_test(tc, text_report_headlines_name_nested_and_confidential);
+        tcase_add_test(tc, json_names_isolation_and_paravisor);
+        tcase_add_test(tc, text_report_counts_what_the_rule_never_runs_for);
+        tcase_add_test(tc, report_notes_elevator_and_no_udev);
+        tcase_add_test(tc, text_report_says_why_a_disk_has_one_queue);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("queues");
+        tcase_add_loop_test(tc, single_queue_reason_is_worded, 0, ELEMENTSOF(queue_whys));
         suite_add_tcase(s, tc);
 
         return s;

@@ -141,6 +141,29 @@ START_TEST(read_file_bounded_empty_and_missing) {
 }
 END_TEST
 
+/* Opened without blocking, refused unread, and said what it is. */
+START_TEST(read_file_typed_refuses_a_fifo) {
+        char path[512], buf[16];
+        unsigned type = 0;
+
+        snprintf(path, sizeof(path), "%s/fifo", dir);
+        ck_assert_int_eq(mkfifo(path, 0600), 0);
+        ck_assert_int_eq(read_file_typed(path, buf, sizeof(buf), &type), -EFTYPE);
+        ck_assert_str_eq(read_error_text(EFTYPE, type), "a FIFO, not a regular file");
+        ck_assert_int_eq(read_file_typed("/dev/zero", buf, sizeof(buf), &type), -EFTYPE);
+        ck_assert_str_eq(read_error_text(EFTYPE, type), "a character device, not a regular file");
+        ck_assert_str_eq(read_error_text(ENOENT, 0), "No such file or directory");
+}
+END_TEST
+
+START_TEST(read_file_bounded_null_device_is_empty) {
+        char buf[16] = "ZZZ";
+
+        ck_assert_int_eq(read_file_bounded("/dev/null", buf, sizeof(buf)), 0);
+        ck_assert_str_eq(buf, "");
+}
+END_TEST
+
 START_TEST(read_file_bounded_directory) {
         char buf[16];
 
@@ -167,6 +190,8 @@ Suite *util_suite(void) {
         tcase_add_test(tc, read_file_bounded_one_byte_too_many);
         tcase_add_test(tc, read_file_bounded_empty_and_missing);
         tcase_add_test(tc, read_file_bounded_directory);
+        tcase_add_test(tc, read_file_typed_refuses_a_fifo);
+        tcase_add_test(tc, read_file_bounded_null_device_is_empty);
         suite_add_tcase(s, tc);
 
         return s;

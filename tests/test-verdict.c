@@ -19,8 +19,16 @@ struct machine {
         bool no_hypervisor;     /* CPUID 1 ECX bit 31 clear */
         const char *sig;        /* the 12 bytes at 0x40000000, NULL for none */
         uint32_t max, eax, ebx; /* 0x40000000 EAX; 0x40000003 EAX and EBX */
-        uint32_t alt_leaf;
+        uint32_t alt_leaf;      /* a higher base with alt_sig and maximum leaf alt_max */
         const char *alt_sig;
+        uint32_t alt_max;
+        uint32_t alt2_leaf;     /* a second one */
+        const char *alt2_sig;
+        uint32_t alt2_max;
+        uint32_t hints;         /* 0x40000004 EAX */
+        bool has_iso;           /* 0x4000000C read, with these registers */
+        uint32_t iso_eax, iso_ebx;
+        struct fadt_facts fadt; /* no_cpuid only */
         const char *dmi[DMI_FIELDS]; /* all NULL: no DMI at all */
         bool has_vmbus;
         const char *osrelease;
@@ -29,6 +37,7 @@ struct machine {
         const char *hypervisor;
         unsigned flavour;
         const char *evidence[2]; /* what some evidence line must mention */
+        int isolation, paravisor; /* when has_iso: expected; else -1 is expected */
 };
 
 #define HYPERV(max_, eax_, ebx_) .sig = HV_SIGNATURE, .max = (max_), .eax = (eax_), .ebx = (ebx_)
@@ -75,10 +84,25 @@ static void build_facts(const struct machine *m, struct machine_facts *f) {
         }
         f->features.eax = m->eax;
         f->features.ebx = m->ebx;
+        f->hints.eax = m->hints;
+        /* Every base read, as a report reads them. */
+        f->scanned = m->sig != NULL;
         if (m->alt_sig) {
-                f->alt_leaf = m->alt_leaf;
-                set_signature(&f->alt, m->alt_sig);
+                struct cpuid_regs *r = &f->higher[(m->alt_leaf - HV_SCAN_FIRST) / HV_SCAN_STEP - 1];
+
+                set_signature(r, m->alt_sig);
+                r->eax = m->alt_max ? m->alt_max : m->alt_leaf + 1;
         }
+        if (m->alt2_sig) {
+                struct cpuid_regs *r = &f->higher[(m->alt2_leaf - HV_SCAN_FIRST) / HV_SCAN_STEP - 1];
+
+                set_signature(r, m->alt2_sig);
+                r->eax = m->alt2_max ? m->alt2_max : m->alt2_leaf + 1;
+        }
+        f->has_isolation = m->has_iso;
+        f->isolation.eax = m->iso_eax;
+        f->isolation.ebx = m->iso_ebx;
+        f->fadt = m->fadt;
         for (int i = 0; i < DMI_FIELDS; i++)
                 if (m->dmi[i]) {
                         f->has_dmi = true;
@@ -126,6 +150,9 @@ static void check_machine(const struct machine *m) {
                       v.hypervisor ? v.hypervisor : "(null)", m->hypervisor ? m->hypervisor : "(null)");
         ck_assert_msg(v.flavour == m->flavour, "%s: flavour 0x%x, expected 0x%x", m->name, v.flavour,
                       m->flavour);
+        ck_assert_msg(v.isolation == (m->has_iso ? m->isolation : -1) &&
+                              v.paravisor == (m->has_iso ? m->paravisor : -1),
+                      "%s: isolation %d paravisor %d", m->name, v.isolation, v.paravisor);
         ck_assert_msg(v.n_evidence > 0 && v.n_evidence <= EVIDENCE_MAX, "%s: %u evidence lines",
                       m->name, v.n_evidence);
         for (unsigned i = 0; i < v.n_evidence; i++)
@@ -210,14 +237,103 @@ static const struct machine hyperv_machines[] = {
                         [DMI_BOARD_VENDOR] = "Dell Inc.",
                 },
                 .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "EBX 0x00001001: CpuManagement set, Isolation clear: the root" },
+                .evidence = { "EBX 0x00001001: CreatePartitions and CpuManagement set, Isolation "
+                              "clear: the root" },
         },
         {
-                /* What Linux before 6.15 tests (ms_hyperv_init_platform()). */
-                .name = "root partition by CpuManagement alone",
+                /* Linux before 6.15 (ms_hyperv_init_platform()) called this the root; from 6.15
+                 * hv_identify_partition_type() wants CreatePartitions too. */
+                .name = "CpuManagement alone is a guest",
                 HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "EBX 0x00001000: CpuManagement set, CreatePartitions clear: a guest",
+                              "before 6.15" },
+        },
+        {
+                .name = "root partition, real mask 0x002bb9ff",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x002bb9ffu),
                 .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "EBX 0x00001000: CpuManagement set, Isolation clear" },
+                .evidence = { "EBX 0x002bb9ff: CreatePartitions and CpuManagement set, Isolation "
+                              "clear: the root", "bit 12 (nested) clear: its disks are physical" },
+        },
+        {
+                .name = "root partition, real mask 0x000039ff",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x000039ffu),
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
+                .evidence = { "EBX 0x000039ff: CreatePartitions and CpuManagement set" },
+        },
+        {
+                /* An MSHV host inside an Azure VM: HV_X64_HYPERV_NESTED. */
+                .name = "nested root partition, real mask 0x002bb9ff",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x002bb9ffu), .hints = 0x00005e24u | HV_EAX_NESTED,
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft", .flavour = FLAVOUR_NESTED,
+                .evidence = { "CPUID 0x40000004 EAX 0x00005e24: bit 12 (nested) set",
+                              "the root partition" },
+        },
+        {
+                .name = "guest, real mask 0x003b8030",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x003b8030u), DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "EBX 0x003b8030: CreatePartitions and CpuManagement clear: a guest" },
+        },
+        {
+                .name = "guest, real mask 0x00388030",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x00388030u), DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "EBX 0x00388030: CreatePartitions and CpuManagement clear" },
+        },
+        {
+                /* Linux 6.19's hv_identify_partition_type(). */
+                .name = "L1VH, a guest mask with CreatePartitions (0x003b8031)",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x003b8031u), DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_L1VH | FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "EBX 0x003b8031: CreatePartitions set, CpuManagement clear: an L1VH" },
+        },
+        {
+                .name = "TDX guest 0x00628030 with a paravisor",
+                HYPERV(0x4000000cu, HV_FEATURES, 0x00628030u), DMI_GEN2(AZURE_ASSET_TAG),
+                .has_iso = true, .iso_eax = HV_EAX_PARAVISOR_PRESENT, .iso_ebx = 0x00000c03u,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_CONFIDENTIAL | FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .isolation = ISOLATION_TDX, .paravisor = 1,
+                .evidence = { "EBX 0x00628030: Isolation set: a confidential guest",
+                              "CPUID 0x4000000c EBX 0x00000c03: isolation type 3 (TDX); EAX "
+                              "0x00000001: paravisor present" },
+        },
+        {
+                .name = "SEV-SNP guest without a paravisor",
+                HYPERV(0x4000000cu, HV_FEATURES, 0x00628030u),
+                .has_iso = true, .iso_eax = 0, .iso_ebx = 2,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_CONFIDENTIAL, .isolation = ISOLATION_SNP, .paravisor = 0,
+                .evidence = { "isolation type 2 (SEV-SNP); EAX 0x00000000: paravisor absent" },
+        },
+        {
+                .name = "VBS guest",
+                HYPERV(0x4000000cu, HV_FEATURES, 0x00628030u),
+                .has_iso = true, .iso_eax = 0, .iso_ebx = 1,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_CONFIDENTIAL, .isolation = ISOLATION_VBS, .paravisor = 0,
+                .evidence = { "isolation type 1 (VBS)" },
+        },
+        {
+                /* Xen's detection needs two leaves above its base (xen_cpuid_base()). */
+                .name = "Xen signature with too few leaves: Linux keeps Hyper-V",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "XenVMMXenVMM", .alt_max = 0x40000101u, DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "a guest" },
+        },
+        {
+                /* bhyve_detect() returns its maximum leaf, which can rank below Hyper-V. */
+                .name = "bhyve signature whose maximum leaf is below 0x40000000",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "bhyve bhyve ", .alt_max = 0x00000010u, DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "a guest" },
         },
         {
                 /* On the root DMI names the physical machine's maker, here one that also
@@ -231,7 +347,7 @@ static const struct machine hyperv_machines[] = {
                         [DMI_BOARD_VENDOR] = "Nutanix",
                 },
                 .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "CpuManagement set, Isolation clear: the root partition" },
+                .evidence = { "and CpuManagement set, Isolation clear: the root partition" },
         },
         {
                 .name = "root partition on Amazon EC2 bare metal",
@@ -243,11 +359,12 @@ static const struct machine hyperv_machines[] = {
                         [DMI_BOARD_VENDOR] = "Amazon EC2",
                 },
                 .verdict = VERDICT_HYPERV_ROOT, .hypervisor = "microsoft",
-                .evidence = { "CpuManagement set, Isolation clear: the root partition" },
+                .evidence = { "and CpuManagement set, Isolation clear: the root partition" },
         },
         {
-                /* Linux's hv_identify_partition_type() (6.15 on): CreatePartitions without
-                 * CpuManagement hosts VMs of its own but is itself a guest on VMBus. */
+                /* Linux's hv_identify_partition_type() (6.19 on; 6.15 to 6.18 called it a
+                 * guest without a name): CreatePartitions without CpuManagement hosts VMs of
+                 * its own but is itself a guest on VMBus. */
                 .name = "L1VH partition (CreatePartitions alone)",
                 HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS),
                 DMI_GEN2(AZURE_ASSET_TAG),
@@ -267,7 +384,7 @@ static const struct machine hyperv_machines[] = {
                 HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_ISOLATION),
                 DMI_GEN2(AZURE_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
-                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .flavour = FLAVOUR_CONFIDENTIAL | FLAVOUR_AZURE | FLAVOUR_GEN2,
                 .evidence = { "Isolation set: a confidential guest" },
         },
         {
@@ -277,7 +394,7 @@ static const struct machine hyperv_machines[] = {
                        HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION),
                 DMI_GEN2(AZURE_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
-                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .flavour = FLAVOUR_CONFIDENTIAL | FLAVOUR_AZURE | FLAVOUR_GEN2,
                 .evidence = { "EBX 0x00401001: Isolation set: a confidential guest" },
         },
         {
@@ -316,6 +433,90 @@ static const struct machine hyperv_machines[] = {
 };
 
 static const struct machine other_machines[] = {
+        {
+                /* detect_hypervisor_vendor(): KVM's base 0x40000100 outranks Hyper-V's
+                 * 0x40000000, root privileges or not. */
+                .name = "KVM emulating a Hyper-V root",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT),
+                .alt_leaf = 0x40000100u, .alt_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000100 \"KVMKVMKVM\": kvm emulating Hyper-V; Linux picks "
+                              "the hypervisor found at the highest base" },
+        },
+        {
+                .name = "KVM emulating a nested Hyper-V root (real mask 0x002bb9ff)",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x002bb9ffu), .hints = HV_EAX_NESTED,
+                .alt_leaf = 0x40000100u, .alt_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "kvm emulating Hyper-V" },
+        },
+        {
+                .name = "Xen emulating a Hyper-V root",
+                HYPERV(0x40000005u, HV_FEATURES, 0x000039ffu), .alt_leaf = 0x40000100u,
+                .alt_sig = "XenVMMXenVMM", .alt_max = 0x40000105u,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "xen",
+                .evidence = { "CPUID 0x40000100 \"XenVMMXenVMM\": xen emulating Hyper-V" },
+        },
+        {
+                .name = "the highest base wins: KVM at 0x40000100, Xen at 0x40000200",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "KVMKVMKVM\0\0\0", .alt2_leaf = 0x40000200u, .alt2_sig = "XenVMMXenVMM",
+                .alt2_max = 0x40000203u,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "xen",
+                .evidence = { "CPUID 0x40000200 \"XenVMMXenVMM\"" },
+        },
+        {
+                .name = "the highest base wins: Xen at 0x40000100, KVM at 0x40000200",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "XenVMMXenVMM", .alt_max = 0x40000105u, .alt2_leaf = 0x40000200u,
+                .alt2_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "CPUID 0x40000200 \"KVMKVMKVM\"" },
+        },
+        {
+                .name = "Jailhouse at 0x40000100",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "Jailhouse\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "jailhouse",
+                .evidence = { "jailhouse emulating Hyper-V" },
+        },
+        {
+                .name = "ACRN at 0x40000100",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "ACRNACRNACRN",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "acrn",
+                .evidence = { "acrn emulating Hyper-V" },
+        },
+        {
+                .name = "bhyve at 0x40000100 with its maximum leaf above Hyper-V's base",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "bhyve bhyve ", .alt_max = 0x40000101u,
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "bhyve",
+                .evidence = { "bhyve emulating Hyper-V" },
+        },
+        {
+                /* vmware_platform() reads 0x40000000 only: KVM above it wins. */
+                .name = "VMware at 0x40000000, KVM at 0x40000100",
+                OTHER("VMwareVMware", 0x40000010u), .alt_leaf = 0x40000100u,
+                .alt_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "\"VMwareVMware\": vmware",
+                              "CPUID 0x40000100 \"KVMKVMKVM\": Linux picks kvm" },
+        },
+        {
+                .name = "VMware's signature at 0x40000100 is not VMware",
+                HYPERV(0x4000000bu, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "VMwareVMware", DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "a guest" },
+        },
+        {
+                .name = "Microsoft Hv with a bad max leaf, KVM above",
+                HYPERV(0x40000004u, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
+                .alt_sig = "KVMKVMKVM\0\0\0",
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "kvm",
+                .evidence = { "outside", "Linux picks kvm" },
+        },
         {
                 .name = "plain KVM",
                 OTHER("KVMKVMKVM\0\0\0", 0x40000001u), DMI_QEMU,
@@ -361,7 +562,7 @@ static const struct machine other_machines[] = {
         {
                 .name = "Xen with viridian",
                 HYPERV(0x40000005u, HV_FEATURES, 0), .alt_leaf = 0x40000100u,
-                .alt_sig = "XenVMMXenVMM",
+                .alt_sig = "XenVMMXenVMM", .alt_max = 0x40000105u,
                 .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "xen",
                 .evidence = { "CPUID 0x40000100 \"XenVMMXenVMM\"" },
         },
@@ -490,7 +691,55 @@ static const struct {
         { DMI_PRODUCT_NAME, "KVM", "kvm" },
 };
 
+#define FADT_SAYS_HYPERV  .fadt = { .result = FADT_HYPERV, .revision = 6 }
+#define FADT_SAYS_NOT(r, w) .fadt = { .result = FADT_NOT_HYPERV, .revision = (r), .why = (w) }
+
 static const struct machine no_cpuid_machines[] = {
+        {
+                /* hyperv_detect_via_acpi(): no VMBus yet, no SMBIOS, the FADT says it. */
+                .name = "arm64, FADT MsHyperV, nothing else",
+                .no_cpuid = true, FADT_SAYS_HYPERV,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "ACPI FADT revision 6, hypervisor_id \"MsHyperV\": Hyper-V" },
+        },
+        {
+                .name = "arm64 Azure, FADT MsHyperV",
+                .no_cpuid = true, FADT_SAYS_HYPERV, .has_vmbus = true, DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "hyperv_detect_via_acpi()", ": Azure" },
+        },
+        {
+                /* The FADT read says no: Microsoft's DMI does not rescue it. */
+                .name = "arm64, revision-5 FADT, Microsoft DMI",
+                .no_cpuid = true, FADT_SAYS_NOT(5, "revision below 6, no hypervisor_id"),
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_UNKNOWN, .hypervisor = NULL,
+                .evidence = { "ACPI FADT revision 5: revision below 6", "not Hyper-V" },
+        },
+        {
+                .name = "arm64, FADT with a zero hypervisor_id, DMI QEMU",
+                .no_cpuid = true, FADT_SAYS_NOT(6, "hypervisor_id is not \"MsHyperV\""),
+                .dmi = { [DMI_SYS_VENDOR] = "QEMU", [DMI_PRODUCT_NAME] = "KVM Virtual Machine" },
+                .verdict = VERDICT_OTHER_HYPERVISOR, .hypervisor = "qemu",
+                .evidence = { "hypervisor_id is not", "sys_vendor \"QEMU\"" },
+        },
+        {
+                /* Linux also asks the firmware (SMCCC); VMBus up means it found Hyper-V. */
+                .name = "arm64, FADT without the id, VMBus registered",
+                .no_cpuid = true, FADT_SAYS_NOT(6, "hypervisor_id is not \"MsHyperV\""),
+                .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "/sys/bus/vmbus exists: Linux found Hyper-V without the FADT" },
+        },
+        {
+                /* A report without root: the table is 0400. */
+                .name = "arm64, FADT unreadable, VMBus",
+                .no_cpuid = true, .fadt = { .result = FADT_UNREAD, .error = 13 }, .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "cannot read '/sys/firmware/acpi/tables/FACP': Permission denied: "
+                              "deciding from /sys/bus/vmbus and DMI", "/sys/bus/vmbus exists" },
+        },
         {
                 .name = "arm64 with /sys/bus/vmbus",
                 .no_cpuid = true, .has_vmbus = true,
@@ -627,71 +876,131 @@ START_TEST(signature_names_hypervisor) {
 }
 END_TEST
 
-/* What the gatherer reads: 0x40000003 only behind an acceptable "Microsoft Hv", the scan of the
- * higher bases only where the verdict could still be a guest, DMI only where CPUID cannot settle
- * it. Each question is asked before what it decides about is read. */
+/* What the gatherer reads: 0x40000003 only behind an acceptable "Microsoft Hv"; every higher
+ * base where Hyper-V is still possible (a root too: KVM emulating one must be KVM) and, for a
+ * report, on any hypervisor; 0x40000004 on a root; 0x4000000C for a report on a confidential
+ * guest; DMI only where CPUID cannot settle it. Each question is asked before what it decides
+ * about is read. */
 static const struct {
         struct machine m;
-        bool needs_features, needs_scan, needs_dmi;
+        bool needs_features, needs_scan, needs_scan_full, needs_hints, needs_iso_full, needs_dmi;
 } cost_cases[] = {
-        { { .name = "no CPUID (arm64)", .no_cpuid = true }, false, false, true },
-        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST }, false, false, false },
-        { { .name = "Hyper-V guest", HYPERV_GUEST }, true, true, true },
+        { { .name = "no CPUID (arm64)", .no_cpuid = true }, false, false, false, false, false, true },
+        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST },
+          false, false, false, false, false, false },
+        { { .name = "Hyper-V guest", HYPERV_GUEST }, true, true, true, false, false, true },
         { { .name = "L1VH", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS) },
-          true, true, true },
+          true, true, true, false, false, true },
         { { .name = "root",
             HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT) },
-          true, false, false },
+          true, true, true, true, false, false },
+        { { .name = "CpuManagement alone", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT) },
+          true, true, true, false, false, true },
         { { .name = "confidential guest claiming CpuManagement",
             HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
-          true, true, true },
-        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) }, false, false, false },
-        { { .name = "VMware", OTHER("VMwareVMware", 0x40000010u) }, false, false, false },
+          true, true, true, false, true, true },
+        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) },
+          false, false, true, false, false, false },
+        { { .name = "VMware", OTHER("VMwareVMware", 0x40000010u) },
+          false, false, true, false, false, false },
         { { .name = "KVM with Hyper-V enlightenments", HYPERV(0x4000000au, HV_FEATURES, 0),
             .alt_leaf = 0x40000100u, .alt_sig = "KVMKVMKVM\0\0\0" },
-          true, true, false },
-        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) }, false, false, false },
+          true, true, true, false, false, false },
+        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) },
+          false, false, true, false, false, false },
         { { .name = "no VP index", HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_VP_INDEX, 0) },
-          true, false, false },
+          true, false, true, false, false, false },
 };
 
-START_TEST(scan_and_dmi_are_read_only_where_they_can_change_the_verdict) {
+START_TEST(leaves_and_dmi_are_read_only_where_they_can_change_the_verdict) {
         struct machine_facts f;
+        const char *name = cost_cases[_i].m.name;
 
         build_facts(&cost_cases[_i].m, &f);
         ck_assert_msg(verdict_needs_dmi(&f) == cost_cases[_i].needs_dmi, "%s: needs DMI, expected %d",
-                      cost_cases[_i].m.name, cost_cases[_i].needs_dmi);
-        f.alt_leaf = 0;
-        memset(&f.alt, 0, sizeof(f.alt));
-        ck_assert_msg(verdict_needs_scan(&f) == cost_cases[_i].needs_scan,
-                      "%s: needs the scan, expected %d", cost_cases[_i].m.name,
-                      cost_cases[_i].needs_scan);
+                      name, cost_cases[_i].needs_dmi);
+        ck_assert_msg(verdict_needs_hints(&f) == cost_cases[_i].needs_hints,
+                      "%s: needs 0x40000004, expected %d", name, cost_cases[_i].needs_hints);
+        ck_assert_msg(!verdict_needs_isolation(&f, false) &&
+                              verdict_needs_isolation(&f, true) == cost_cases[_i].needs_iso_full,
+                      "%s: needs 0x4000000C, expected %d for a report", name,
+                      cost_cases[_i].needs_iso_full);
+        f.scanned = false;
+        memset(f.higher, 0, sizeof(f.higher));
+        ck_assert_msg(verdict_needs_scan(&f, false) == cost_cases[_i].needs_scan,
+                      "%s: needs the scan, expected %d", name, cost_cases[_i].needs_scan);
+        ck_assert_msg(verdict_needs_scan(&f, true) == cost_cases[_i].needs_scan_full,
+                      "%s: needs the scan for a report, expected %d", name,
+                      cost_cases[_i].needs_scan_full);
         memset(&f.features, 0, sizeof(f.features));
         ck_assert_msg(verdict_needs_features(&f) == cost_cases[_i].needs_features,
-                      "%s: needs 0x40000003, expected %d", cost_cases[_i].m.name,
-                      cost_cases[_i].needs_features);
+                      "%s: needs 0x40000003, expected %d", name, cost_cases[_i].needs_features);
 }
 END_TEST
 
-/* The scan stops at the first base that names another hypervisor; Hyper-V's own signature
- * repeated, an unknown one or an empty base do not stop it. */
+/* FADT bytes as a test writes them: the header's length and revision, hypervisor_id at 268. */
+static size_t make_fadt(unsigned char *buf, size_t size, uint32_t length, unsigned revision,
+                        const char *id) {
+        memset(buf, 0, size);
+        memcpy(buf, "FACP", 4);
+        buf[4] = (unsigned char) length;
+        buf[5] = (unsigned char) (length >> 8);
+        buf[6] = (unsigned char) (length >> 16);
+        buf[7] = (unsigned char) (length >> 24);
+        buf[8] = (unsigned char) revision;
+        if (id && length >= FADT_HYPERVISOR_ID_END)
+                memcpy(buf + FADT_HYPERVISOR_ID_OFF, id, 8);
+        return length < size ? length : size;
+}
+
 static const struct {
-        const char *sig;
-        bool other;
-} scan_stops[] = {
-        { "KVMKVMKVM\0\0\0", true },
-        { "XenVMMXenVMM", true },
-        { "Linux KVM Hv", true },
-        { HV_SIGNATURE, false },
-        { "NotAKnownVMM", false },
-        { "\0\0\0\0\0\0\0\0\0\0\0\0", false },
+        const char *name;
+        uint32_t length;
+        unsigned revision;
+        const char *id;
+        size_t truncate; /* bytes actually there, 0: all */
+        enum fadt_result result;
+        const char *why;
+} fadts[] = {
+        { "revision 6, MsHyperV", 276, 6, FADT_HYPERV_ID, 0, FADT_HYPERV, NULL },
+        { "revision 7 (ACPI 6.5 is 6 too), MsHyperV", 276, 7, FADT_HYPERV_ID, 0, FADT_HYPERV, NULL },
+        { "revision 5 with the bytes", 276, 5, FADT_HYPERV_ID, 0, FADT_NOT_HYPERV,
+          "revision below 6, no hypervisor_id" },
+        { "revision 6, 268 bytes", 268, 6, NULL, 0, FADT_NOT_HYPERV,
+          "shorter than 276 bytes, no hypervisor_id" },
+        { "revision 6, 275 bytes", 275, 6, NULL, 0, FADT_NOT_HYPERV,
+          "shorter than 276 bytes, no hypervisor_id" },
+        { "revision 6, zero hypervisor_id", 276, 6, "\0\0\0\0\0\0\0\0", 0, FADT_NOT_HYPERV,
+          "hypervisor_id is not \"MsHyperV\"" },
+        { "revision 6, KVM's id", 276, 6, "LinuxKVM", 0, FADT_NOT_HYPERV,
+          "hypervisor_id is not \"MsHyperV\"" },
+        { "header says 276, 200 bytes there", 276, 6, FADT_HYPERV_ID, 200, FADT_NOT_HYPERV,
+          "shorter than its header says" },
+        { "not even a header", 276, 6, FADT_HYPERV_ID, 20, FADT_NOT_HYPERV, "not an ACPI FADT" },
 };
 
-START_TEST(scan_stops_only_at_another_hypervisor) {
-        struct cpuid_regs r = { 0 };
+START_TEST(fadt_says_hyperv_as_the_arm64_kernel_reads_it) {
+        unsigned char buf[512];
+        struct fadt_facts out;
+        size_t len = make_fadt(buf, sizeof(buf), fadts[_i].length, fadts[_i].revision, fadts[_i].id);
 
-        set_signature(&r, scan_stops[_i].sig);
-        ck_assert_int_eq(verdict_names_other_hypervisor(&r), scan_stops[_i].other);
+        if (fadts[_i].truncate)
+                len = fadts[_i].truncate;
+        fadt_parse(buf, len, &out);
+        ck_assert_msg(out.result == fadts[_i].result, "%s: result %d", fadts[_i].name, out.result);
+        ck_assert_pstr_eq(out.why, fadts[_i].why);
+}
+END_TEST
+
+START_TEST(fadt_of_another_table_is_not_hyperv) {
+        unsigned char buf[512];
+        struct fadt_facts out;
+        size_t len = make_fadt(buf, sizeof(buf), 276, 6, FADT_HYPERV_ID);
+
+        memcpy(buf, "APIC", 4);
+        fadt_parse(buf, len, &out);
+        ck_assert_int_eq(out.result, FADT_NOT_HYPERV);
+        ck_assert_str_eq(out.why, "not an ACPI FADT");
 }
 END_TEST
 
@@ -737,6 +1046,11 @@ Suite *verdict_suite(void) {
                             ELEMENTSOF(no_cpuid_machines));
         suite_add_tcase(s, tc);
 
+        tc = tcase_create("fadt");
+        tcase_add_loop_test(tc, fadt_says_hyperv_as_the_arm64_kernel_reads_it, 0, ELEMENTSOF(fadts));
+        tcase_add_test(tc, fadt_of_another_table_is_not_hyperv);
+        suite_add_tcase(s, tc);
+
         tc = tcase_create("signatures");
         tcase_add_test(tc, signature_helper_is_little_endian);
         tcase_add_test(tc, cpuid_signature_keeps_nul_padding);
@@ -744,9 +1058,8 @@ Suite *verdict_suite(void) {
         suite_add_tcase(s, tc);
 
         tc = tcase_create("helpers");
-        tcase_add_loop_test(tc, scan_and_dmi_are_read_only_where_they_can_change_the_verdict, 0,
+        tcase_add_loop_test(tc, leaves_and_dmi_are_read_only_where_they_can_change_the_verdict, 0,
                             ELEMENTSOF(cost_cases));
-        tcase_add_loop_test(tc, scan_stops_only_at_another_hypervisor, 0, ELEMENTSOF(scan_stops));
         tcase_add_test(tc, verdict_names_match_report_contract);
         tcase_add_test(tc, dmi_field_names_match_sysfs);
         suite_add_tcase(s, tc);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cpuid-file.h"
+#include "disk.h"
 #include "util.h"
 
 #define CPUID_FILE_SIZE_MAX (256 * 1024)
@@ -55,22 +56,32 @@ static void write_log(void) {
         free(asked);
 }
 
+/* The fault point of the read-back after a write: HYPERV_SCHEDULER_TEST_READBACK names the file
+ * read instead of the disk's queue/scheduler, e.g. one that does not exist, as when the disk
+ * is removed right after the write. */
+static long read_back_elsewhere(const char *path, char *buf, size_t size, unsigned *type) {
+        (void) path;
+        return read_file_typed(getenv("HYPERV_SCHEDULER_TEST_READBACK"), buf, size, type);
+}
+
 __attribute__((constructor))
 static void load_machine(void) {
         static char text[CPUID_FILE_SIZE_MAX];
         const char *path = getenv("HYPERV_SCHEDULER_TEST_CPUID");
         char why[CPUID_FILE_WHY_MAX];
-        unsigned line;
+        unsigned line, type = 0;
         long len;
 
         if (!path || !*path)
                 die("cannot read CPUID: HYPERV_SCHEDULER_TEST_CPUID is not set");
-        len = read_file_bounded(path, text, sizeof(text));
+        len = read_file_typed(path, text, sizeof(text), &type);
         if (len < 0)
-                die("cannot read '%s': %s", path, strerror((int) -len));
+                die("cannot read '%s': %s", path, read_error_text((int) -len, type));
         if (cpuid_file_parse(text, (size_t) len, &machine, &line, why) < 0)
                 die("cannot parse '%s': line %u: %s", path, line, why);
         atexit(write_log);
+        if (getenv("HYPERV_SCHEDULER_TEST_READBACK"))
+                disk_read_back = read_back_elsewhere;
 }
 
 bool cpuid_supported(void) {

@@ -1,11 +1,13 @@
 /* verdict_decide() on any machine: CPUID registers, DMI strings and the kernel release all come
  * from the input, then every evidence line goes through json_string().
  *
- * Input: byte 0 holds flags (bit 0 has_cpuid, bit 1 has_dmi, bit 2 has_vmbus), bytes 4-67 the
- * registers of leaves 1, 0x40000000, 0x40000003 and the alternative base (EAX EBX ECX EDX each,
- * little endian), bytes 68-71 alt_leaf (kept only with a signature facts.c would keep it for);
- * a shorter input reads as zeros. The rest holds the six DMI fields and the kernel release,
- * separated by NUL bytes, each cut to its buffer. */
+ * Input: byte 0 holds flags (bit 0 has_cpuid, bit 1 has_dmi, bit 2 has_vmbus, bit 3 the higher
+ * bases scanned, bit 4 0x4000000C read, bits 5-6 the FADT result), byte 1 the FADT revision,
+ * bytes 4-67 the registers of leaves 1, 0x40000000, 0x40000003 and one higher base (EAX EBX ECX
+ * EDX each, little endian), bytes 68-71 that base (any multiple of 0x100 above 0x40000000 up to
+ * 0x4000ff00); 0x40000004 takes the registers of 0x40000003 turned, and 0x4000000C those of
+ * the higher base. A shorter input reads as zeros. The rest holds the six DMI fields and the
+ * kernel release, separated by NUL bytes, each cut to its buffer. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@ static void read_facts(const uint8_t *data, size_t size, struct machine_facts *f
         const uint8_t *p, *end = data + size;
         char *fields[DMI_FIELDS + 1];
         size_t sizes[DMI_FIELDS + 1];
+        struct cpuid_regs alt;
+        uint32_t alt_leaf, index;
 
         memset(f, 0, sizeof(*f));
         memcpy(header, data, size < HEADER_LEN ? size : HEADER_LEN);
@@ -43,11 +47,20 @@ static void read_facts(const uint8_t *data, size_t size, struct machine_facts *f
         read_regs(header + 4, &f->leaf1);
         read_regs(header + 20, &f->base);
         read_regs(header + 36, &f->features);
-        read_regs(header + 52, &f->alt);
-        memcpy(&f->alt_leaf, header + 68, 4);
-        /* As facts.c gathers it: an alternative base only with another hypervisor's signature. */
-        if (f->alt_leaf && !verdict_names_other_hypervisor(&f->alt))
-                f->alt_leaf = 0;
+        f->hints.eax = f->features.ecx ^ f->features.edx;
+        read_regs(header + 52, &alt);
+        memcpy(&alt_leaf, header + 68, 4);
+        f->scanned = header[0] & 8;
+        index = (alt_leaf - HV_SCAN_FIRST) / HV_SCAN_STEP;
+        if (f->scanned && index >= 1 && index < HV_SCAN_BASES)
+                f->higher[index - 1] = alt;
+        f->has_isolation = header[0] & 16;
+        if (f->has_isolation)
+                f->isolation = alt;
+        f->fadt.result = (enum fadt_result) ((header[0] >> 5) % 3);
+        f->fadt.revision = header[1];
+        f->fadt.why = f->fadt.result == FADT_NOT_HYPERV ? "not an ACPI FADT" : NULL;
+        f->fadt.error = f->fadt.result == FADT_UNREAD ? header[2] : 0;
 
         for (int i = 0; i < DMI_FIELDS; i++) {
                 fields[i] = f->dmi[i];
@@ -71,6 +84,16 @@ static void check_same(const struct machine_verdict *a, const struct machine_ver
                            (a->hypervisor == b->hypervisor || streq(a->hypervisor, b->hypervisor)),
                    "%s changed the verdict: %s without, %s with", what, verdict_name(a->verdict),
                    verdict_name(b->verdict));
+        FUZZ_CHECK(verdict_vmbus_disks_are_synthetic(a) == verdict_vmbus_disks_are_synthetic(b),
+                   "%s changed what VMBus disks are", what);
+}
+
+static void check_same_decision(const struct machine_verdict *a, const struct machine_verdict *b,
+                                const char *what) {
+        FUZZ_CHECK(a->verdict == b->verdict &&
+                           verdict_vmbus_disks_are_synthetic(a) == verdict_vmbus_disks_are_synthetic(b),
+                   "%s changed the verdict: %s without, %s with", what, verdict_name(a->verdict),
+                   verdict_name(b->verdict));
 }
 
 static void check_verdict(const struct machine_verdict *v) {
@@ -86,12 +109,18 @@ static void check_verdict(const struct machine_verdict *v) {
                 check_json_string(v->evidence[i]);
         }
         FUZZ_CHECK((v->flavour & ~(unsigned) (FLAVOUR_AZURE | FLAVOUR_WSL2 | FLAVOUR_GEN1 |
-                                               FLAVOUR_GEN2 | FLAVOUR_L1VH)) == 0 &&
+                                               FLAVOUR_GEN2 | FLAVOUR_L1VH | FLAVOUR_NESTED |
+                                               FLAVOUR_CONFIDENTIAL)) == 0 &&
                            (v->flavour & (FLAVOUR_GEN1 | FLAVOUR_GEN2)) !=
                                    (FLAVOUR_GEN1 | FLAVOUR_GEN2),
                    "flavour 0x%x", v->flavour);
-        FUZZ_CHECK(v->flavour == 0 || v->verdict == VERDICT_HYPERV_GUEST,
+        FUZZ_CHECK(v->flavour == 0 || v->verdict == VERDICT_HYPERV_GUEST ||
+                           (v->verdict == VERDICT_HYPERV_ROOT && v->flavour == FLAVOUR_NESTED),
                    "flavour 0x%x on a %s", v->flavour, verdict_name(v->verdict));
+        FUZZ_CHECK((v->isolation < 0) == (v->paravisor < 0) &&
+                           (v->isolation < 0 || (v->flavour & FLAVOUR_CONFIDENTIAL)),
+                   "isolation %d paravisor %d with flavour 0x%x", v->isolation, v->paravisor,
+                   v->flavour);
 
         switch (v->verdict) {
         case VERDICT_HYPERV_GUEST:
@@ -130,17 +159,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!verdict_needs_features(&f)) {
                 bare = f;
                 memset(&bare.features, 0, sizeof(bare.features));
-                bare.alt_leaf = 0;
-                memset(&bare.alt, 0, sizeof(bare.alt));
+                memset(&bare.hints, 0, sizeof(bare.hints));
                 verdict_decide(&bare, &without);
-                check_same(&without, &v, "0x40000003");
+                check_same_decision(&without, &v, "0x40000003");
         }
-        if (!verdict_needs_scan(&f)) {
+        /* Outside a report the scan is skipped where it can change only the name. */
+        if (!verdict_needs_scan(&f, true) || !verdict_needs_scan(&f, false)) {
                 bare = f;
-                bare.alt_leaf = 0;
-                memset(&bare.alt, 0, sizeof(bare.alt));
+                bare.scanned = false;
+                memset(bare.higher, 0, sizeof(bare.higher));
                 verdict_decide(&bare, &without);
-                check_same(&without, &v, "the scan");
+                if (!verdict_needs_scan(&f, true))
+                        check_same(&without, &v, "the scan");
+                else
+                        check_same_decision(&without, &v, "the scan");
+        }
+        if (!verdict_needs_hints(&f)) {
+                bare = f;
+                memset(&bare.hints, 0, sizeof(bare.hints));
+                verdict_decide(&bare, &without);
+                check_same(&without, &v, "0x40000004");
         }
         if (!verdict_needs_dmi(&f)) {
                 bare = f;

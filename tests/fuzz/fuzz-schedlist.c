@@ -53,7 +53,7 @@ static void check_policy(const char *text, int parsed, const struct sched_list *
         config_defaults(&c);
         policy_disk(&c, &d, &out);
         if (policy_needs_machine(&c, &out))
-                policy_machine(VERDICT_HYPERV_GUEST, true, &out);
+                policy_machine(&(struct machine_verdict) { .verdict = VERDICT_HYPERV_GUEST }, true, &out);
         check_list(&out.available);
         FUZZ_CHECK(parsed == 0 || out.available.n == 0, "a list that does not parse has names");
         FUZZ_CHECK(parsed < 0 || out.available.n == l->n, "the policy parsed another list");

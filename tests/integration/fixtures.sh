@@ -128,37 +128,45 @@ TABLE
                 done
         fi
 
-        # Odd config files: documented behaviour, exit 0, the message it names (none for a
-        # file that is fine), and nothing written under /sys (sdb is already on none, so a run
-        # with a good config writes nothing either).
+        # Odd config files: documented behaviour, the exit status (1 for a file that cannot be
+        # read whole: then nothing is changed), the message it names (none for a file that is
+        # fine), and nothing written under /sys (sdb is already on none, so a run with a good
+        # config writes nothing either).
         cfg=$work/odd.conf
-        while IFS='@' read -r what make want; do
-                rm -f "$cfg"
+        while IFS='@' read -r what code make want; do
+                rm -rf "$cfg"
                 eval "$make"
                 before=$(tree_sum "$azure")
-                check "config $what: exit 0" -- exits 0 guest "$azure" -c "$cfg" sdb
+                # A FIFO used to block: the timeout guards against a hang, it is no timing goal.
+                check "config $what: exit $code" -- \
+                        exits "$code" on hyperv-guest "$azure" timeout 10 "$TESTFACTS" -c "$cfg" sdb
                 want=${want//CFG/$cfg}
                 check "  says so" -- stderr_is "${want//NL/$'\n'}"
                 check "  writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
         done <<'TABLE'
-missing@:@hyperv-scheduler: cannot open 'CFG': No such file or directory, defaults apply
-empty@: >"$cfg"@
-of 1 MiB@head -c 1048576 /dev/zero | tr '\0' '#' >"$cfg"@hyperv-scheduler: cannot read 'CFG': File too large (more than 64 KiB), defaults apply
-binary@printf 'mode = always\n\0\1\2' >"$cfg"@hyperv-scheduler: cannot use 'CFG': binary file (NUL bytes), defaults apply
-unknown keys@printf 'colour = blue\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:1: unknown key 'colour'
-bad values@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sometimes' for 'mode': expected auto, always or offNLhyperv-scheduler: CFG:2: bad value '[none]' for 'scheduler': not a list of scheduler names
-duplicate keys@printf 'mode = off\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:2: 'mode' repeated: this line overrides line 1
-CRLF endings@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@
-a line of 10,000 characters@{ head -c 10000 /dev/zero | tr '\0' x; printf '\nmode = auto\n'; } >"$cfg"@hyperv-scheduler: CFG:1: line longer than 1024 bytes, ignored
+missing@0@:@hyperv-scheduler: cannot open 'CFG': No such file or directory, defaults apply
+empty@0@: >"$cfg"@
+of 1 MiB@1@head -c 1048576 /dev/zero | tr '\0' '#' >"$cfg"@hyperv-scheduler: cannot read 'CFG': File too large (more than 64 KiB), nothing is changed
+binary@1@printf 'mode = always\n\0\1\2' >"$cfg"@hyperv-scheduler: cannot use 'CFG': binary file (NUL bytes), nothing is changed
+a FIFO@1@mkfifo "$cfg"@hyperv-scheduler: cannot read 'CFG': a FIFO, not a regular file, nothing is changed
+a directory@1@mkdir "$cfg"@hyperv-scheduler: cannot read 'CFG': Is a directory, nothing is changed
+unknown keys@0@printf 'colour = blue\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:1: unknown key 'colour'
+bad values@0@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sometimes' for 'mode': expected auto, always or offNLhyperv-scheduler: CFG:2: bad value '[none]' for 'scheduler': not a list of scheduler names
+a broken glob@0@printf 'exclude = sd[\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sd[' for 'exclude': '[' without a closing ']'
+duplicate keys@0@printf 'mode = off\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:2: 'mode' repeated: this line overrides line 1
+CRLF endings@0@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@
+a line of 1024 bytes and CR LF@0@{ printf 'mode = auto%1013s\r\n' ''; } >"$cfg"@
+a line of 10,000 characters@0@{ head -c 10000 /dev/zero | tr '\0' x; printf '\nmode = auto\n'; } >"$cfg"@hyperv-scheduler: CFG:1: line longer than 1024 bytes, ignored
 TABLE
         # Unreadable: root's 0600 file, the helper run as nobody.
         if need_nobody "an unreadable config" "$TESTFACTS"; then
                 printf 'mode = always\n' >"$cfg"
                 chmod 0600 "$cfg"
-                check "an unreadable config: exit 0" -- exits 0 on hyperv-guest "$azure" \
+                check "an unreadable config: exit 1" -- exits 1 on hyperv-guest "$azure" \
                         setpriv --reuid=nobody --regid=nogroup --clear-groups "$TESTFACTS" -c "$cfg" --dry-run --json sdb
-                check "  defaults apply" -- json_is "d['policy']['mode']" auto
-                check "  and it says so" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Permission denied, defaults apply"
+                check "  the report shows the defaults" -- json_is "d['policy']['mode']" auto
+                check "  and says the config cannot be read" -- json_is "d['policy']['config_unreadable']" True
+                check "  and so does stderr" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Permission denied, nothing is changed"
         fi
 
         legacy=$(make_tree legacy)

@@ -17,11 +17,26 @@ declare -A dmi_of=(
         [xen]="Xen|HVM domU|Xen|"
 )
 
-# machine_tree NAME BASE DMI VMBUS: a copy of fixture tree BASE with DMI (as in dmi_of; "-"
-# leaves the tree's, "none" removes DMI, as WSL2 has none) and, when VMBUS is "no", no
-# /sys/bus/vmbus. Prints its root.
+# fadt_bytes FILE LENGTH REVISION ID: the ACPI FADT as firmware writes it, LENGTH bytes with
+# the revision at byte 8 and ID at 268 ("" for zeros).
+fadt_bytes() {
+        {
+                printf 'FACP'
+                printf '%b' "$(printf '\\0%03o\\0%03o\\0%03o\\0%03o\\0%03o' $(($2 & 255)) $(($2 >> 8 & 255)) \
+                        $(($2 >> 16 & 255)) $(($2 >> 24 & 255)) "$3")"
+                head -c 259 /dev/zero
+                if [ -n "$4" ]; then printf '%s' "$4"; else head -c 8 /dev/zero; fi
+        } | head -c "$2" >"$1"
+}
+
+# machine_tree NAME BASE DMI VMBUS [FADT]: a copy of fixture tree BASE with DMI (as in dmi_of;
+# "-" leaves the tree's, "none" removes DMI, as WSL2 has none), when VMBUS is "no", no
+# /sys/bus/vmbus, and FADT: "-" or empty the tree's (revision 6, MsHyperV), "none" no table,
+# "rev5" the same bytes in a revision-5 table, "short" a 268-byte table, "zero" a zero
+# hypervisor_id. Prints its root.
 machine_tree() {
-        local dir=$work/machine-$1 base dmi=$3 id
+        local dir=$work/machine-$1 base dmi=$3 id fadt
+        fadt=$dir/sys/firmware/acpi/tables/FACP
         base=$(make_tree "$2") || return 1
         cp -a "$base" "$dir" || return 1
         id=$dir/sys/devices/virtual/dmi/id
@@ -37,6 +52,13 @@ machine_tree() {
                 ;;
         esac
         [ "$4" != no ] || rm -rf "$dir/sys/bus/vmbus"
+        case ${5:--} in
+        -) ;;
+        none) rm -f "$fadt" ;;
+        rev5) fadt_bytes "$fadt" 276 5 MsHyperV ;;
+        short) fadt_bytes "$fadt" 268 6 "" ;;
+        zero) fadt_bytes "$fadt" 276 6 "" ;;
+        esac
         echo "$dir"
 }
 
@@ -53,10 +75,11 @@ if need_mounts "every kind of machine"; then
         echo 6.1.0-28-cloud-amd64 >"$generic"
 
         # machine | CPUID file | tree | DMI | VMBus | kernel release | verdict hypervisor flavour | sda
-        while IFS='|' read -r name cpuid base dmi vmbus osrelease want sda; do
+        # [| FADT, for the machines without CPUID]
+        while IFS='|' read -r name cpuid base dmi vmbus osrelease want sda fadt; do
                 [ -n "$name" ] || continue
                 case $dmi in -| none) ;; *) dmi=${dmi_of[$dmi]} ;; esac
-                tree=$(machine_tree "$name" "$base" "$dmi" "$vmbus") ||
+                tree=$(machine_tree "$name" "$base" "$dmi" "$vmbus" "$fadt") ||
                         { fail "$name" "cannot build its tree"; continue; }
                 # Without /proc/sys (a minimal /proc) the helper sees no kernel release at all.
                 release=(--osrelease "$work/osrelease-$osrelease")
@@ -73,7 +96,7 @@ if need_mounts "every kind of machine"; then
                 check "$name: $want" -- json_is \
                         "' '.join([d['machine']['verdict'], str(d['machine']['hypervisor'])] + d['machine']['flavour'])" "$want"
                 check "$name: sda is $sda" -- disk_is sda "$sda"
-                if [ "${want%% *}" != hyperv-guest ]; then
+                if [ "${sda%%/*}" != would-change ]; then
                         before=$(tree_sum "$tree")
                         check "$name: a real run on every disk exits 0" -- exits 0 "${run[@]}" --all
                         check "$name: and writes nothing" -- is "the tree's checksum" "$(tree_sum "$tree")" "$before"
@@ -84,9 +107,16 @@ hyper-v gen2|hyperv-guest|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|wo
 azure|hyperv-guest|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
 azure l1vh|hyperv-l1vh|azure|azure|yes|debian|hyperv-guest microsoft l1vh azure gen2|would-change/None
 hyper-v root|hyperv-root|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
+hyper-v root 0x000039ff|hyperv-root-real|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
+nested hyper-v root 0x002bb9ff|hyperv-root-nested|azure|azure|yes|debian|hyperv-root microsoft nested|would-change/None
+cpumanagement alone 0x003b9030|hyperv-cpumgmt|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
+hyper-v guest 0x00388030|hyperv-guest-388030|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
+azure tdx 0x00628030|hyperv-tdx|azure|azure|yes|debian|hyperv-guest microsoft confidential azure gen2|would-change/None
+kvm emulating a hyper-v root|kvm-hyperv-root|azure|azure|yes|debian|other-hypervisor kvm|skipped/not-hyperv
+xen signature with too few leaves|xen-short|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
 hyper-v root on nutanix hardware|hyperv-root|azure|nutanix|no|debian|hyperv-root microsoft|skipped/not-hyperv
 hyper-v root on amazon hardware|hyperv-root|azure|amazon|no|debian|hyperv-root microsoft|skipped/not-hyperv
-azure confidential|hyperv-confidential|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
+azure confidential|hyperv-confidential|azure|azure|yes|debian|hyperv-guest microsoft confidential azure gen2|would-change/None
 wsl2|hyperv-guest|azure|none|yes|wsl|hyperv-guest microsoft wsl2|would-change/None
 kvm with hyper-v enlightenments|kvm-hyperv|azure|qemu|no|debian|other-hypervisor kvm|skipped/not-hyperv
 xen with viridian|xen-viridian|azure|xen|no|debian|other-hypervisor xen|skipped/not-hyperv
@@ -95,8 +125,94 @@ plain kvm|kvm|azure|qemu|no|debian|other-hypervisor kvm|skipped/not-hyperv
 kvm over a tree with vmbus and azure dmi|kvm|azure|azure|yes|debian|other-hypervisor kvm|skipped/not-hyperv
 bare metal with microsoft dmi|bare-metal|azure|hyperv|no|debian|bare-metal None|skipped/not-hyperv
 arm64 hyper-v guest|none|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
-arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv
+arm64 hyper-v guest without vmbus or dmi yet|none|azure|none|no|debian|hyperv-guest microsoft|would-change/None|-
+arm64 revision-5 fadt, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|rev5
+arm64 short fadt, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|short
+arm64 zero hypervisor_id, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|zero
+arm64 without a fadt, microsoft dmi|none|azure|azure|no|debian|hyperv-guest microsoft azure gen2|would-change/None|none
+arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv|none
 TABLE
+
+        # A confidential guest's isolation type and paravisor, from 0x4000000C.
+        tree=$(machine_tree tdx azure azure yes)
+        check "tdx: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-tdx" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "tdx: isolation TDX, a paravisor" -- json_is \
+                "d['machine']['isolation'] + ' ' + str(d['machine']['paravisor'])" "TDX True"
+        check "tdx: the evidence names leaf 0x4000000c" -- json_is \
+                "[e for e in d['machine']['evidence'] if e.startswith('CPUID 0x4000000c')][0]" \
+                "CPUID 0x4000000c EBX 0x00000c03: isolation type 3 (TDX); EAX 0x00000001: paravisor present"
+        tree=$(machine_tree nested azure azure yes)
+        check "nested root: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-root-nested" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "nested root: the evidence names leaf 0x40000004 EAX bit 12" -- json_is \
+                "[e for e in d['machine']['evidence'] if e.startswith('CPUID 0x40000004')][0]" \
+                "CPUID 0x40000004 EAX 0x00005e24: bit 12 (nested) set: inside another Hyper-V's VM, whose synthetic disks are on VMBus"
+
+        # The report, as a person reads it, over the Azure tree.
+        tree=$(machine_tree report azure - yes)
+        text=(in_ns --sys "$tree" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest"
+                "$TESTFACTS" -c "$conf")
+        check "report: leaves out what the rule never runs for, and counts it" -- \
+                exits 0 "${text[@]}" --dry-run
+        check "report: the count line" -- stdout_has "
+4 dm, loop, md, zram devices not shown (-v shows them)"
+        check "report: no loop0 row" -- is "a loop0 row" "$(grep -c '^loop0 ' <<<"$out")" 0
+        check "report: -v shows them" -- exits 0 "${text[@]}" --dry-run -v
+        check "report: -v has the loop0 row" -- is "a loop0 row" "$(grep -c '^loop0 ' <<<"$out")" 1
+        check "report: -v has no count line" -- is "a count line" "$(grep -c 'not shown' <<<"$out")" 0
+        check "report: JSON" -- exits 0 "${text[@]}" --dry-run --json
+        check "report: JSON keeps loop0" -- json_is "$(disk loop0 rule_skips)" loop
+        # Empty /run in the namespace: no udev control socket.
+        check "report: no udev daemon running is said" -- exits 0 "${text[@]}" --dry-run sda
+        check "report: the udev note" -- stdout_has "Note: no udev daemon is running (no /run/udev/control): the rule never runs here; run hyperv-scheduler --all at boot instead (hyperv-scheduler(8))."
+        check "report: JSON without udev" -- exits 0 "${text[@]}" --dry-run --json sda
+        check "report: udev_running false in JSON" -- json_is "d['udev_running']" False
+        # A socket at /run/udev/control, as systemd-udevd and eudev make, silences it.
+        sock=(in_ns --sys "$tree" -- sh -c 'mkdir -p /run/udev &&
+                python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/udev/control\")" &&
+                exec "$@"' sh env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest"
+                "$TESTFACTS" -c "$conf")
+        check "report: with a udev control socket" -- exits 0 "${sock[@]}" --dry-run sda
+        check "report: no udev note then" -- is "a udev note" "$(grep -c 'no udev daemon' <<<"$out")" 0
+        check "report: JSON with a udev control socket" -- exits 0 "${sock[@]}" --dry-run --json sda
+        check "report: udev_running true in JSON" -- json_is "d['udev_running']" True
+        # elevator= on the kernel command line: noted in both reports, never under --udev.
+        echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 elevator=noop" >"$work/cmdline-elevator"
+        elev=(in_ns --sys "$tree" --cmdline "$work/cmdline-elevator" -- env
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf")
+        check "report: elevator= noted" -- exits 0 "${elev[@]}" --dry-run sda
+        check "report: the elevator note" -- stdout_has "Note: elevator= on the kernel command line does nothing since Linux 5.0 (the kernel only warns): this package sets the scheduler, and hyperv_scheduler= on the command line sets its mode."
+        check "report: JSON with elevator=" -- exits 0 "${elev[@]}" --dry-run --json sda
+        check "report: the elevator note in JSON" -- json_is "[n for n in d['notes'] if n.startswith('elevator=')][0][:40]" "elevator= on the kernel command line doe"
+        check "report: nothing about elevator= under --udev" -- exits 0 "${elev[@]}" --udev sdb
+        check "report: --udev is silent" -- silent
+        # One hardware queue, and why: one present CPU, the storvsc module parameter, IDE.
+        mkdir -p "$tree/sys/devices/system/cpu" "$tree/sys/module/hv_storvsc/parameters"
+        echo 0 >"$tree/sys/devices/system/cpu/present"
+        echo 1 >"$tree/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues"
+        check "report: why sda has one queue" -- exits 0 "${text[@]}" --dry-run sda
+        check "report: one CPU and the parameter" -- stdout_has "sda: 1 hardware queue: one present CPU, hv_storvsc.storvsc_max_hw_queues=1"
+        echo 0-3 >"$tree/sys/devices/system/cpu/present"
+        echo 0 >"$tree/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues"
+        sed -i 's/ba6163d9-04a1-4d29-b605-72e2ffb1dc7f/32412632-86cb-44a2-9b5c-50d1417354f5/' \
+                "$tree"/sys/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0004:00/VMBUS:00/f8b3781a-1e82-4818-a1c3-63d806ec15bb/class_id
+        check "report: an IDE disk" -- exits 0 "${text[@]}" --dry-run --json sda sdb
+        check "report: an IDE controller in JSON" -- json_is "$(disk sda queues_why)" "an IDE controller (Generation 1)"
+        check "report: nothing to explain for sdb's two queues" -- json_is "$(disk sdb queues_why)" None
+
+        # The FADT is root's only (0400): a report without root says so and decides from VMBus.
+        if need_nobody "arm64 without root" "$TESTFACTS"; then
+                tree=$(machine_tree arm64-nobody azure azure yes) && chmod -R a+rX "$tree" &&
+                        chmod 0400 "$tree/sys/firmware/acpi/tables/FACP"
+                run=(in_ns --sys "$tree" -- setpriv --reuid=nobody --regid=nogroup --clear-groups
+                        env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/none" "$TESTFACTS" -c "$conf")
+                check "arm64 without root: the report exits 0" -- exits 0 "${run[@]}" --dry-run --json sda
+                check "arm64 without root: says it could not read the FADT" -- json_is \
+                        "[e for e in d['machine']['evidence'] if 'FACP' in e][0]" \
+                        "cannot read '/sys/firmware/acpi/tables/FACP': Permission denied: deciding from /sys/bus/vmbus and DMI"
+                check "arm64 without root: still a guest by VMBus" -- json_is "d['machine']['verdict']" hyperv-guest
+        fi
 fi
 
 finish

@@ -76,7 +76,8 @@ if need_mounts "fake guests"; then
                 guest ACTION=add DEVPATH="$sda" DEVTYPE=partition HYPERV_SCHEDULER=skip sda
         check "  is not udev's: sda is a disk to change" -- disk_is sda would-change/None
 
-        # The kernel command line, bind-mounted over /proc/cmdline: the last value wins.
+        # The kernel command line, bind-mounted over /proc/cmdline: the last value wins, and
+        # quotes around the value or the whole parameter are the kernel's, not the value's.
         if [ -e /proc/cmdline ]; then
                 while IFS='|' read -r line want; do
                         echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 $line" >"$work/cmdline"
@@ -89,6 +90,9 @@ if need_mounts "fake guests"; then
 hyperv_scheduler=offf hyperv_scheduler=off|off True
 hyperv_scheduler=off quiet hyperv_scheduler=always|always True
 hyperv_scheduler=always hyperv_scheduler=off|off True
+hyperv_scheduler="off"|off True
+"hyperv_scheduler=off"|off True
+hyperv_scheduler=off "hyperv_scheduler=always"|always True
 hyperv_scheduler=off hyperv_scheduler=offf|auto False
 TABLE
                 check "  a bad last value is named" -- stderr_is \

@@ -1,0 +1,201 @@
+# shellcheck shell=bash
+# A helper that runs at boot never blocks and never lies: files that are not regular files,
+# output that cannot be written, a config that cannot be read whole, odd udev environments,
+# and where its messages go under udev (syslog, /dev/kmsg without one, and only when a disk
+# changes). A `timeout 10` guards each run that used to hang: it is no timing goal.
+# shellcheck source=tests/check.sh
+. "$(dirname "$0")/../check.sh"
+
+full() { "$@" >/dev/full; }
+closed() { "$@" >&-; }
+# "${log_ns[@]}" syslog|kmsg COMMAND...: COMMAND over a private /dev; stdout says what
+# reached /dev/log (with syslog: a listener holds it) and /dev/kmsg (a plain file), then the
+# exit status (tests/dev-log). An array, to run inside `on` too.
+# shellcheck disable=SC2016 # expanded by the inner shell
+log_ns=(unshare -m -- sh -c 'mount -t tmpfs hyperv-scheduler-dev /dev && exec "$@"' sh "$top/tests/dev-log")
+
+fifo=$work/fifo.conf
+mkfifo "$fifo"
+check "a FIFO as the config file: exit 1, at once" -- exits 1 timeout 10 "$HELPER" -c "$fifo" --all
+check "  names what it is, and that nothing is changed" -- \
+        stderr_is "hyperv-scheduler: cannot read '$fifo': a FIFO, not a regular file, nothing is changed"
+check "a FIFO as the config of a report: exit 1, at once" -- exits 1 timeout 10 "$HELPER" -c "$fifo" --dry-run
+check "  the report says it shows the defaults" -- \
+        stdout_has "config $fifo (cannot be read: the defaults shown, nothing is changed)"
+check "a FIFO as the config under udev: exit 0, at once" -- \
+        exits 0 timeout 10 "$HELPER" -c "$fifo" --udev nosuchdisk0
+check "/dev/null as the config is an empty file: exit 0" -- exits 0 "$HELPER" -c /dev/null --dry-run
+check "  and no message" -- stderr_is ""
+
+# Output that cannot be written: exit 1 and a message, whatever was printed.
+while IFS='|' read -r what how args why; do
+        read -ra argv <<<"$args"
+        check "$what: exit 1" -- exits 1 "$how" "$HELPER" "${argv[@]}"
+        check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: $why"
+done <<'TABLE'
+--json to /dev/full|full|-c /dev/null --json|No space left on device
+the text report to /dev/full|full|-c /dev/null|No space left on device
+--version to /dev/full|full|--version|No space left on device
+--help to /dev/full|full|--help|No space left on device
+the text report to a closed stdout|closed|-c /dev/null|Bad file descriptor
+--json to a closed stdout|closed|-c /dev/null --json|Bad file descriptor
+TABLE
+check "a usage error to /dev/full keeps its exit 2" -- exits 2 full "$HELPER" -c /dev/null "sd a"
+
+# Out of memory for the config: nothing is changed, and no false "No such file". The limit
+# is found by trying: the lowest data limit under which the helper starts and then fails on
+# the config's 64 KiB buffer.
+conf=$(config "mode = off")
+limit=''
+if command -v prlimit >/dev/null && [ "${MEMCHECK:-}" != 1 ]; then
+        for kib in $(seq 64 16 1024); do
+                capture prlimit --data=$((kib * 1024)) "$HELPER" -c "$conf" --all
+                if [[ $err == *"cannot read '$conf': Cannot allocate memory"* ]]; then
+                        limit=$((kib * 1024))
+                        break
+                fi
+        done
+fi
+if [ -n "$limit" ]; then
+        check "no memory for the config: exit 1" -- exits 1 prlimit --data="$limit" "$HELPER" -c "$conf" --all
+        check "  says so, and nothing else" -- \
+                stderr_is "hyperv-scheduler: cannot read '$conf': Cannot allocate memory, nothing is changed"
+else
+        skip "no memory for the config" "no prlimit, or no data limit under which the helper starts (valgrind, sanitizers)"
+fi
+
+# --quiet hides the change lines, never a warning: the package's `--all --quiet` on upgrade.
+bad=$(config "mode = off" "colour = blue")
+check "--all --quiet with a bad config line: exit 0" -- exits 0 "$HELPER" -c "$bad" --all --quiet
+check "  the warning is shown" -- stderr_is "hyperv-scheduler: $bad:2: unknown key 'colour'"
+check "--quiet --dry-run: exit 0" -- exits 0 "$HELPER" -c "$bad" --quiet --dry-run
+check "  still prints the report asked for" -- stdout_has "Policy: mode off"
+
+# A config path is shown escaped, as device names are.
+odd=$work/$'new\nline'.conf
+check "a config path with a newline: exit 0" -- exits 0 "$HELPER" -c "$odd" --dry-run
+check "  escaped in the warning" -- \
+        stderr_is "hyperv-scheduler: cannot open '$work/new\\nline.conf': No such file or directory, defaults apply"
+check "  and in the report" -- stdout_has "config $work/new\\nline.conf (not found, defaults)"
+
+if need_mounts "where messages go under udev"; then
+        check "--udev without /dev/log: exit 2" -- exits 0 "${log_ns[@]}" kmsg "$HELPER" -c /dev/null --udev "sd a"
+        check "  the error is in /dev/kmsg" -- stdout_is \
+                "kmsg <27> cannot use 'sd a': contains a space, a control character or a non-ASCII byte
+exit 2"
+        check "--udev with a syslog: exit 2" -- exits 0 "${log_ns[@]}" syslog "$HELPER" -c /dev/null --udev "sd a"
+        check "  the error is in syslog" -- stdout_is \
+                "syslog <27> cannot use 'sd a': contains a space, a control character or a non-ASCII byte
+exit 2"
+        bad=$(config "colour = blue")
+        check "--udev --json with stdout closed: exit 0" -- \
+                exits 0 env CLOSE_STDOUT=1 "${log_ns[@]}" syslog "$HELPER" -c "$bad" --udev --dry-run --json nosuchdisk0
+        check "  no JSON in syslog, and the failure named" -- stdout_is \
+                "syslog <28> $bad:1: unknown key 'colour'
+syslog <27> cannot write to standard output: Bad file descriptor
+exit 1"
+fi
+
+if need_mounts "fake guests"; then
+        azure=$(make_tree azure)
+        sda_sched=$azure/sys/class/block/sda/queue/scheduler
+        sda=$(cd -P "$azure/sys/class/block/sda" && pwd)
+        sda=${sda#"$azure/sys"}
+        cp "$sda_sched" "$work/sda_sched"
+        before=$(tree_sum "$azure")
+        conf=$(config "mode = auto")
+        printf '[none] mq-deadline kyber bfq\n' >"$work/on-none"
+        guest() { on hyperv-guest "$azure" "$TESTFACTS" "$@"; }
+        # readback FILE ARGS...: the read-back after a write reads FILE (tests/README.md).
+        readback() {
+                local file=$1
+                shift
+                on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$file" "$TESTFACTS" "$@"
+        }
+
+        # The disk removed right after the write: its read-back finds nothing.
+        check "under udev a disk gone at the read-back is no failure" -- \
+                exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/absent" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+        check "  nothing is logged" -- stdout_is "exit 0"
+        cp "$work/sda_sched" "$sda_sched"
+        check "for a person it fails: exit 1" -- exits 1 readback "$work/absent" -c "$conf" sda
+        check "  naming the read-back" -- stderr_is \
+                "hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': No such file or directory"
+        cp "$work/sda_sched" "$sda_sched"
+        check "a read-back that is a FIFO fails at once: exit 1" -- \
+                exits 1 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$fifo" \
+                timeout 10 "$TESTFACTS" -c "$conf" sda
+        check "  naming what it is" -- stderr_is \
+                "hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': a FIFO, not a regular file"
+        cp "$work/sda_sched" "$sda_sched"
+        check "the change line to /dev/full: exit 1" -- exits 1 full readback "$work/on-none" -c "$conf" sda
+        check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: No space left on device"
+        cp "$work/sda_sched" "$sda_sched"
+
+        # A config that exists but cannot be read whole changes nothing, even where the
+        # defaults would: here mode auto changes sda.
+        printf 'mode = off\n\0' >"$work/nul.conf"
+        check "a binary config with --all: exit 1" -- exits 1 guest -c "$work/nul.conf" --all
+        check "  says nothing is changed" -- \
+                stderr_is "hyperv-scheduler: cannot use '$work/nul.conf': binary file (NUL bytes), nothing is changed"
+        check "  and nothing is written" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+        check "a report with it: exit 1" -- exits 1 guest -c "$work/nul.conf" --dry-run --json
+        check "  shows what the defaults would do" -- disk_is sda would-change/None
+        check "  and says the config cannot be read" -- json_is "d['policy']['config_unreadable']" True
+
+        # Under udev a config's warnings count only with a disk that changes.
+        bad=$(config "colour = blue")
+        check "under udev, a bad line and a disk already on none: exit 0" -- \
+                exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev sdb
+        check "  nothing is logged" -- stdout_is "exit 0"
+        check "under udev, a bad line and a disk that changes: exit 0" -- \
+                exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev sda
+        check "  the warning comes with the change" -- stdout_is "syslog <28> $bad:1: unknown key 'colour'
+syslog <30> sda: mq-deadline -> none
+exit 0"
+        cp "$work/sda_sched" "$sda_sched"
+        check "under udev --dry-run the warning is always shown" -- \
+                exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev --dry-run --json sdb
+        check "  in syslog" -- stdout_has "syslog <28> $bad:1: unknown key 'colour'"
+        check "under udev, a FIFO config and a disk already on none: exit 0" -- \
+                exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$fifo" --udev sdb
+        check "  nothing is logged" -- stdout_is "exit 0"
+        check "under udev, a FIFO config and a disk that would change: exit 0" -- \
+                exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$fifo" --udev sda
+        check "  the error is logged, exit 1" -- \
+                stdout_is "syslog <27> cannot read '$fifo': a FIFO, not a regular file, nothing is changed
+exit 1"
+        check "  and nothing is written" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+
+        # Odd udev environments.
+        check "--udev, DEVTYPE garbage: exit 0" -- exits 0 on hyperv-guest "$azure" \
+                env DEVPATH="$sda" DEVTYPE=garbage "$TESTFACTS" -c "$conf" --dry-run --json --udev sda
+        check "  sda has a reason of its own" -- disk_is sda skipped/not-disk
+        check "--udev, DEVPATH a device that is not a block device: exit 0" -- exits 0 on hyperv-guest "$azure" \
+                env DEVPATH=/devices/virtual/dmi/id "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev id
+        check "  refused as the same path given as an argument, exit 2" -- \
+                stdout_is "syslog <27> cannot find '/sys/devices/virtual/dmi/id': not a block device
+exit 2"
+        check "--udev, DEVPATH naming nothing: exit 0" -- exits 0 on hyperv-guest "$azure" \
+                env DEVPATH=/devices/gone/block/sda "$TESTFACTS" -c "$conf" --dry-run --json --udev sda
+        check "  sda is found by its name" -- disk_is sda would-change/None
+        check "the udev runs wrote nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+fi
+
+# The kernel command line longer than 8 KiB, as bootconfig can make it.
+if need_mounts "a long kernel command line" && [ -e /proc/cmdline ]; then
+        azure=$(make_tree azure)
+        conf=$(config "mode = auto")
+        { printf 'BOOT_IMAGE=/vmlinuz'; printf ' x%.0s' $(seq 5000); printf ' hyperv_scheduler=off\n'; } >"$work/cmdline"
+        check "a command line of 10 KiB: exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  its last parameter counts" -- json_is "d['policy']['mode'] + ' ' + str(d['policy']['mode_from_cmdline'])" "off True"
+        { printf 'hyperv_scheduler=off'; head -c 1100000 /dev/zero | tr '\0' ' '; printf 'hyperv_scheduler=always\n'; } >"$work/cmdline"
+        check "a command line over 1 MiB: exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  its first 1 MiB counts" -- json_is "d['policy']['mode']" off
+        check "  and it says it was cut" -- stderr_is \
+                "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+fi
+
+finish
