@@ -179,18 +179,24 @@ clean: fuzz-clean
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*.d)
 
 # Benchmarks
-# `make bench` (root; about 6 minutes on 2 CPUs, 4½ of them fio's) answers with numbers from
-# this machine: what one udev event costs next to the shell one-liner and systemd-detect-virt
-# (bench/cost), whether --all stays flat per disk from 1 to 1,000 disks (bench/scaling), what
-# the rule adds to a storm of 100 add events through a private udevd (bench/storm), and whether
-# the scheduler changes 4k random I/O at all (bench/fio-scheduler on a loop device). Not part
-# of `make check`: it needs root, valgrind, strace, hyperfine, jq and fio, and minutes.
-# BENCH_MD=FILE also writes the tables of the first three to FILE as Markdown.
+# `make bench` (root; about 7 minutes on 2 CPUs, 4½ of them fio's) answers with numbers from
+# this machine: what one udev event costs per path next to the shell one-liner and
+# systemd-detect-virt, and what a typical Azure VM's boot costs (bench/cost), whether --all
+# stays flat per disk from 1 to 1,000 disks (bench/scaling), what the rule adds to a storm of
+# 100 add events and to the coldplug of an Azure VM's 7 disks through a private udevd
+# (bench/storm, bench/storm --azure-boot), and whether the scheduler changes 4k random I/O at
+# all (bench/fio-scheduler on a loop device). Not part of `make check`: it needs root,
+# valgrind, strace, hyperfine, jq, fio and python3, and minutes. bench/deps checks for all of
+# them first and prints the one apt-get command that installs what is missing;
+# `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
+# cost, scaling and storm as Markdown.
 bench: hyperv-scheduler tests/hyperv-scheduler-testfacts
+	BENCH_INSTALL='$(BENCH_INSTALL)' bench/deps
 	@if [ -n "$$BENCH_MD" ]; then : >"$$BENCH_MD"; fi
 	bench/cost
 	BENCH_MACHINE_SHOWN=1 bench/scaling
 	BENCH_MACHINE_SHOWN=1 bench/storm
+	BENCH_MACHINE_SHOWN=1 bench/storm --azure-boot
 	@if [ -x bench/fio-scheduler ]; then bench/fio-scheduler loop; \
 	else echo "bench/fio-scheduler: not there, skipped"; fi
 

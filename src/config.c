@@ -87,13 +87,19 @@ static int parse_globs(const char *value, struct glob_list *out, const char **wh
         return 0;
 }
 
+/* none and noop only, in either order: the rule starts no process for a disk already on
+ * either, so a preference for any other scheduler would never reach such a disk. */
 static int parse_schedulers(const char *value, struct sched_list *out, const char **why) {
         struct sched_list l;
 
-        if (sched_list_parse(value, &l) < 0 || l.current >= 0 || l.n == 0) {
-                *why = "not a list of scheduler names";
+        *why = "expected none, noop, or both in either order";
+        if (sched_list_parse(value, &l) < 0 || l.current >= 0 || l.n == 0 || l.n > 2)
                 return -EINVAL;
-        }
+        for (unsigned i = 0; i < l.n; i++)
+                if (strcmp(l.name[i], "none") != 0 && strcmp(l.name[i], "noop") != 0)
+                        return -EINVAL;
+        if (l.n == 2 && strcmp(l.name[0], l.name[1]) == 0)
+                return -EINVAL;
         *out = l;
         return 0;
 }

@@ -100,13 +100,13 @@ END_TEST
 
 START_TEST(each_key_is_applied) {
         ck_assert_uint_eq(parse("mode = always\n"
-                                "scheduler = mq-deadline none\n"
+                                "scheduler = noop none\n"
                                 "exclude = sdc nvme*\n"
                                 "devices = sd[a-z]\n"),
                           0);
         ck_assert_uint_eq(warnings.n, 0);
         ck_assert_int_eq(config.mode, MODE_ALWAYS);
-        assert_schedulers(&config.schedulers, "mq-deadline none");
+        assert_schedulers(&config.schedulers, "noop none");
         ck_assert_uint_eq(config.exclude.n, 2);
         ck_assert_str_eq(config.exclude.glob[0], "sdc");
         ck_assert_str_eq(config.exclude.glob[1], "nvme*");
@@ -140,12 +140,12 @@ START_TEST(comments_and_blank_lines_are_ignored) {
                                 "   \t \n"
                                 "   # indented comment = with an equals sign\n"
                                 "mode = off # after a value\n"
-                                "scheduler = kyber#no space before it\n"
+                                "scheduler = noop#no space before it\n"
                                 "\n"),
                           0);
         ck_assert_uint_eq(warnings.n, 0);
         ck_assert_int_eq(config.mode, MODE_OFF);
-        assert_schedulers(&config.schedulers, "kyber");
+        assert_schedulers(&config.schedulers, "noop");
 }
 END_TEST
 
@@ -159,9 +159,9 @@ START_TEST(crlf_line_endings_are_accepted) {
 END_TEST
 
 START_TEST(last_line_needs_no_newline) {
-        ck_assert_uint_eq(parse("scheduler = bfq\nmode = off"), 0);
+        ck_assert_uint_eq(parse("scheduler = noop\nmode = off"), 0);
         ck_assert_int_eq(config.mode, MODE_OFF);
-        assert_schedulers(&config.schedulers, "bfq");
+        assert_schedulers(&config.schedulers, "noop");
 }
 END_TEST
 
@@ -169,13 +169,13 @@ START_TEST(unknown_key_is_reported_and_the_rest_applies) {
         ck_assert_uint_eq(parse("mode = always\n"
                                 "\n"
                                 "foo = bar\n"
-                                "scheduler = kyber\n"),
+                                "scheduler = noop\n"),
                           1);
         ck_assert_uint_eq(warnings.n, 1);
         assert_warning(0, 3, "unknown key 'foo'");
         ck_assert_str_eq(warnings.path[0], "test.conf");
         ck_assert_int_eq(config.mode, MODE_ALWAYS);
-        assert_schedulers(&config.schedulers, "kyber");
+        assert_schedulers(&config.schedulers, "noop");
 }
 END_TEST
 
@@ -202,14 +202,64 @@ static const struct {
         { "mode =", "bad value '' for 'mode': expected auto, always or off" },
         { "mode = off always", "bad value 'off always' for 'mode': expected auto, always or off" },
         { "scheduler = [none]",
-          "bad value '[none]' for 'scheduler': not a list of scheduler names" },
-        { "scheduler = NONE", "bad value 'NONE' for 'scheduler': not a list of scheduler names" },
-        { "scheduler =", "bad value '' for 'scheduler': not a list of scheduler names" },
+          "bad value '[none]' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = NONE",
+          "bad value 'NONE' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler =",
+          "bad value '' for 'scheduler': expected none, noop, or both in either order" },
         { "scheduler = none, noop",
-          "bad value 'none, noop' for 'scheduler': not a list of scheduler names" },
+          "bad value 'none, noop' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = mq-deadline",
+          "bad value 'mq-deadline' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = mq-deadline none",
+          "bad value 'mq-deadline none' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = none mq-deadline",
+          "bad value 'none mq-deadline' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = bfq",
+          "bad value 'bfq' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = kyber",
+          "bad value 'kyber' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = none noop none",
+          "bad value 'none noop none' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = none none",
+          "bad value 'none none' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = noop noop",
+          "bad value 'noop noop' for 'scheduler': expected none, noop, or both in either order" },
+        { "scheduler = none [noop]",
+          "bad value 'none [noop]' for 'scheduler': expected none, noop, or both in either order" },
         { "mode off", "expected 'key = value', got 'mode off'" },
         { "=", "unknown key ''" },
 };
+
+/* The rule starts no process for a disk already on none or noop, so those are the only names
+ * the key takes. */
+static const struct {
+        const char *text;
+        const char *schedulers;
+} good_schedulers[] = {
+        { "scheduler = none", "none" },
+        { "scheduler = noop", "noop" },
+        { "scheduler = none noop", "none noop" },
+        { "scheduler = noop none", "noop none" },
+        { "scheduler =\tnoop \t none ", "noop none" },
+};
+
+START_TEST(scheduler_takes_none_and_noop_in_either_order) {
+        ck_assert_uint_eq(parse(good_schedulers[_i].text), 0);
+        ck_assert_uint_eq(warnings.n, 0);
+        assert_schedulers(&config.schedulers, good_schedulers[_i].schedulers);
+}
+END_TEST
+
+START_TEST(bad_scheduler_keeps_the_default_and_the_rest_applies) {
+        ck_assert_uint_eq(parse("mode = always\nscheduler = mq-deadline none\nexclude = sdc\n"), 1);
+        ck_assert_uint_eq(warnings.n, 1);
+        assert_warning(0, 2, "bad value 'mq-deadline none' for 'scheduler': expected none, noop, or both in either order");
+        ck_assert_int_eq(config.mode, MODE_ALWAYS);
+        assert_schedulers(&config.schedulers, "none noop");
+        ck_assert_uint_eq(config.exclude.n, 1);
+}
+END_TEST
 
 START_TEST(bad_value_is_reported_and_ignored) {
         ck_assert_uint_eq(parse(bad_values[_i].text), 1);
@@ -229,7 +279,7 @@ END_TEST
 
 START_TEST(repeated_key_later_wins_with_warning) {
         ck_assert_uint_eq(parse("mode = off\n"
-                                "scheduler = kyber\n"
+                                "scheduler = noop\n"
                                 "mode = always\n"
                                 "# comment\n"
                                 "mode = auto\n"),
@@ -326,14 +376,14 @@ START_TEST(long_line_is_ignored_and_next_applies) {
         p += sprintf(p, "exclude = ");
         memset(p, 'a', 10000);
         p += 10000;
-        sprintf(p, "\nscheduler = kyber\n");
+        sprintf(p, "\nscheduler = noop\n");
 
         ck_assert_uint_eq(parse(text), 1);
         ck_assert_uint_eq(warnings.n, 1);
         assert_warning(0, 2, "line longer than 1024 bytes, ignored");
         ck_assert_int_eq(config.mode, MODE_OFF);
         ck_assert_uint_eq(config.exclude.n, 0);
-        assert_schedulers(&config.schedulers, "kyber");
+        assert_schedulers(&config.schedulers, "noop");
 }
 END_TEST
 
@@ -374,7 +424,7 @@ START_TEST(line_of_1024_bytes_then_crlf_is_read) {
 END_TEST
 
 START_TEST(line_with_nul_byte_is_ignored) {
-        static const char text[] = "mode = off\nmode = al\0ways\nscheduler = kyber\n";
+        static const char text[] = "mode = off\nmode = al\0ways\nscheduler = noop\n";
 
         ck_assert_uint_eq(config_parse(&config, text, sizeof(text) - 1, "test.conf",
                                        record_warning, &warnings),
@@ -382,7 +432,7 @@ START_TEST(line_with_nul_byte_is_ignored) {
         ck_assert_uint_eq(warnings.n, 1);
         assert_warning(0, 2, "NUL byte in line, ignored");
         ck_assert_int_eq(config.mode, MODE_OFF);
-        assert_schedulers(&config.schedulers, "kyber");
+        assert_schedulers(&config.schedulers, "noop");
 }
 END_TEST
 
@@ -759,6 +809,9 @@ Suite *config_suite(void) {
         tcase_add_test(tc, unknown_key_is_escaped);
         tcase_add_test(tc, keys_are_case_sensitive);
         tcase_add_loop_test(tc, bad_value_is_reported_and_ignored, 0, ELEMENTSOF(bad_values));
+        tcase_add_loop_test(tc, scheduler_takes_none_and_noop_in_either_order, 0,
+                            ELEMENTSOF(good_schedulers));
+        tcase_add_test(tc, bad_scheduler_keeps_the_default_and_the_rest_applies);
         tcase_add_test(tc, bad_value_keeps_the_earlier_one);
         tcase_add_test(tc, repeated_key_later_wins_with_warning);
         tcase_add_test(tc, long_line_is_ignored_and_next_applies);

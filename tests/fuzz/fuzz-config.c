@@ -42,7 +42,8 @@ static void check_config(const struct config *c) {
         FUZZ_CHECK(c->mode == MODE_AUTO || c->mode == MODE_ALWAYS || c->mode == MODE_OFF,
                    "mode %d", (int) c->mode);
         FUZZ_CHECK(mode_name(c->mode) != NULL, "mode %d has no name", (int) c->mode);
-        FUZZ_CHECK(c->schedulers.n >= 1 && c->schedulers.n <= SCHED_LIST_MAX, "%u schedulers",
+        /* none and noop only (the rule starts no process for a disk on either): one or both. */
+        FUZZ_CHECK(c->schedulers.n >= 1 && c->schedulers.n <= 2, "%u schedulers",
                    c->schedulers.n);
         FUZZ_CHECK(c->schedulers.current == -1, "scheduler preference has a current entry");
         for (unsigned i = 0; i < c->schedulers.n; i++) {
@@ -51,6 +52,8 @@ static void check_config(const struct config *c) {
 
                 FUZZ_CHECK(len < SCHED_NAME_MAX && sched_name_valid(s, len),
                            "scheduler %u is not a valid name", i);
+                FUZZ_CHECK(strcmp(s, "none") == 0 || strcmp(s, "noop") == 0,
+                           "scheduler %u is '%s', not none or noop", i, s);
         }
         check_globs(&c->exclude, "exclude");
         check_globs(&c->devices, "devices");

@@ -96,7 +96,8 @@ check "  and the report says so" -- stdout_has "config $work/missing.conf (not f
 bad=$(config "mode = sometimes" "frobnicate = yes" "scheduler = mq-deadline")
 check "bad config lines are reported, the rest applies" -- exits 0 "$HELPER" -c "$bad" --dry-run
 check "  each with file and line" -- stderr_is "hyperv-scheduler: $bad:1: bad value 'sometimes' for 'mode': expected auto, always or off
-hyperv-scheduler: $bad:2: unknown key 'frobnicate'"
-check "  and the good line applies" -- stdout_has "Policy: mode auto, schedulers mq-deadline,"
+hyperv-scheduler: $bad:2: unknown key 'frobnicate'
+hyperv-scheduler: $bad:3: bad value 'mq-deadline' for 'scheduler': expected none, noop, or both in either order"
+check "  and the defaults apply" -- stdout_has "Policy: mode auto, schedulers none noop, config"
 
 finish

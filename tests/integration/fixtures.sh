@@ -55,9 +55,12 @@ include list|devices = nvme*|nvme0n1|already/None
 mode off|mode = off|sda|skipped/disabled
 mode always|mode = always|loop0|already/None
 TABLE
-        check "preference kyber: exit 0" -- exits 0 guest "$azure" -c "$(config "scheduler = kyber")" --json
+        # A disk already on none starts no process, so the key takes none and noop only.
+        kyber=$(config "scheduler = kyber")
+        check "scheduler = kyber is refused: exit 0" -- exits 0 guest "$azure" -c "$kyber" --json
+        check "  with a warning" -- stderr_is "hyperv-scheduler: $kyber:1: bad value 'kyber' for 'scheduler': expected none, noop, or both in either order"
         check "  sda would change" -- disk_is sda would-change/None
-        check "  to kyber" -- json_is "$(disk sda target)" kyber
+        check "  to the default none" -- json_is "$(disk sda target)" none
 
         # A write the fake file takes but that does not read back as selected: only the
         # read-back counts. The tree's other files stay as they were.
@@ -151,7 +154,7 @@ binary@1@printf 'mode = always\n\0\1\2' >"$cfg"@hyperv-scheduler: cannot use 'CF
 a FIFO@1@mkfifo "$cfg"@hyperv-scheduler: cannot read 'CFG': a FIFO, not a regular file, nothing is changed
 a directory@1@mkdir "$cfg"@hyperv-scheduler: cannot read 'CFG': Is a directory, nothing is changed
 unknown keys@0@printf 'colour = blue\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:1: unknown key 'colour'
-bad values@0@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sometimes' for 'mode': expected auto, always or offNLhyperv-scheduler: CFG:2: bad value '[none]' for 'scheduler': not a list of scheduler names
+bad values@0@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sometimes' for 'mode': expected auto, always or offNLhyperv-scheduler: CFG:2: bad value '[none]' for 'scheduler': expected none, noop, or both in either order
 a broken glob@0@printf 'exclude = sd[\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sd[' for 'exclude': '[' without a closing ']'
 duplicate keys@0@printf 'mode = off\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:2: 'mode' repeated: this line overrides line 1
 CRLF endings@0@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@

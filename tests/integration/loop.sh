@@ -53,7 +53,7 @@ if need_sysfs "real-kernel loop tests"; then
 
         set_sched mq-deadline
         check "a preference list: exit 0" -- \
-                exits 0 "$HELPER" -c "$(config "mode = always" "scheduler = bfq-nonexistent none")" --dry-run --json "$loop"
+                exits 0 "$HELPER" -c "$(config "mode = always" "scheduler = noop none")" --dry-run --json "$loop"
         check "  the first one the disk offers is the target" -- json_is "$(disk "$loop" target)" none
 
         # Read-only /sys, in a private namespace: the write fails, the error names path and errno.

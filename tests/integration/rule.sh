@@ -45,21 +45,53 @@ if need_mounts "udevadm test with the shipped rule"; then
                 exit
         fi
         tree=$(make_tree azure)
-        for device in sda sdb sdaa nvme0n1 sr0; do
+        # sda, sr0: mq-deadline; sdaa: bfq.
+        for device in sda sdaa sr0; do
                 check "an add event of $device runs the helper" -- runs add "$device"
         done
-        for device in sda1 nvme0n1p1 loop0 dm-0 md0 zram0; do
+        # sdb and nvme0n1 are on none already.
+        for device in sdb nvme0n1 sda1 nvme0n1p1 loop0 dm-0 md0 zram0; do
                 check "an add event of $device starts nothing" -- starts_nothing add "$device"
         done
         for action in change remove; do
                 check "a $action event starts nothing" -- starts_nothing "$action" sda
         done
         # The opt-out rule as the README and the man page give it.
-        printf '%s\n' 'SUBSYSTEM=="block", KERNEL=="sdb", ENV{HYPERV_SCHEDULER}="skip"' \
+        printf '%s\n' 'SUBSYSTEM=="block", KERNEL=="sda", ENV{HYPERV_SCHEDULER}="skip"' \
                 >"$work/59-opt-out.rules"
         check "a disk an earlier rule marked HYPERV_SCHEDULER=skip starts nothing" -- \
-                starts_nothing add sdb "$work/59-opt-out.rules"
-        check "the opt-out rule leaves other disks alone" -- runs add sda "$work/59-opt-out.rules"
+                starts_nothing add sda "$work/59-opt-out.rules"
+        check "the opt-out rule leaves other disks alone" -- runs add sdaa "$work/59-opt-out.rules"
+
+        # The scheduler in use decides: none or noop starts nothing, any other name starts the
+        # helper, whatever else the list offers. sdb's file is rewritten for each case.
+        sdb_sched=$tree/sys/class/block/sdb/queue/scheduler
+        while IFS='|' read -r list want; do
+                printf '%s\n' "$list" >"$sdb_sched"
+                if [ "$want" = nothing ]; then
+                        check "a disk on '$list' starts nothing" -- starts_nothing add sdb
+                else
+                        check "a disk on '$list' runs the helper" -- runs add sdb
+                fi
+        done <<'TABLE'
+[none] mq-deadline kyber bfq |nothing
+[none]|nothing
+[noop] deadline cfq|nothing
+[mq-deadline] none|helper
+none [mq-deadline] kyber bfq |helper
+[bfq]|helper
+noop [deadline] cfq|helper
+none|helper
+TABLE
+        # An earlier rule file that sets bfq on a disk the kernel put on none: the rule reads
+        # the attribute after that write, so the helper runs and sets none again.
+        printf '%s\n' '[none] mq-deadline kyber bfq ' >"$sdb_sched"
+        printf '%s\n' 'SUBSYSTEM=="block", KERNEL=="sdb", ATTR{queue/scheduler}="bfq"' >"$work/59-bfq.rules"
+        check "a disk on none that a 59-* rule sets to bfq runs the helper" -- \
+                runs add sdb "$work/59-bfq.rules"
+        check "  the 59-* rule's write reached the disk's file" -- \
+                has "sdb's scheduler file" "$(cat "$sdb_sched")" bfq
+        printf '%s\n' '[none] mq-deadline kyber bfq ' >"$sdb_sched"
 fi
 
 finish

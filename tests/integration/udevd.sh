@@ -171,6 +171,10 @@ ran_and_succeeded() {
                 { grep -F "$1" "$work/udevd-auto.log" | tail -5; return 1; }
 }
 printed_nothing() { ! grep -F "'$1'(" "$work/udevd-auto.log"; }
+# ran_for LOOP...: the count-helper wrapper ran once for each LOOP and for nothing else.
+ran_for() {
+        is "the disks the helper ran for" "$(sort "$runs" | xargs)" "$(printf '%s\n' "$@" | sort | xargs)"
+}
 
 if need_sysfs "systemd-udevd with the rule"; then
         if [ ! -x "$UDEVD" ]; then
@@ -237,14 +241,21 @@ if need_sysfs "systemd-udevd with the rule"; then
         fi
 
         # The test rule: the shipped one with the helper at this build's path (as SBINDIR
-        # would put it) and the test's config, and loops let through.
+        # would put it) behind a wrapper that counts its runs (one line with the disk's name
+        # each, in $work/runs), the test's config, and loops let through.
+        runs=$work/runs
+        counter=$work/count-helper
+        # shellcheck disable=SC2016 # expanded by that sh
+        printf '#!/bin/sh\nfor disk; do :; done\necho "$disk" >>"%s"\nexec "%s" "$@"\n' "$runs" "$HELPER" >"$counter"
+        chmod 0755 "$counter"
+        : >"$runs"
         shipped_run=$(grep '^RUN+="' "$RULE")
         prog=${shipped_run#RUN+=\"}
         prog=${prog%% *}
-        test_run="RUN+=\"$HELPER --config $conf ${shipped_run#RUN+=\""$prog" }"
+        test_run="RUN+=\"$counter --config $conf ${shipped_run#RUN+=\""$prog" }"
         guard=$(grep '^KERNEL=="loop\*|' "$RULE")
         mkdir "$work/rules.d"
-        sed -e 's/^KERNEL=="loop\*|/KERNEL=="/' -e "s|^RUN+=\"$prog |RUN+=\"$HELPER --config $conf |" \
+        sed -e 's/^KERNEL=="loop\*|/KERNEL=="/' -e "s|^RUN+=\"$prog |RUN+=\"$counter --config $conf |" \
                 "$RULE" >"$work/rules.d/60-hyperv-scheduler.rules"
         check "the test rule differs from the shipped one in the loop guard and the helper only" -- \
                 is "the difference" "$(diff --unchanged-line-format= --old-line-format='-%L' --new-line-format='+%L' \
@@ -293,12 +304,35 @@ if need_sysfs "systemd-udevd with the rule"; then
         check "  and holds nothing" -- logged "$work/syslog-auto"
 
         printf '%s\n' "mode = always" "devices =$devices" >"$conf"
+        : >"$runs"
         ms=
         check "a storm of ${#storm[@]} add events is handled" -- events "${storm[@]}"
         [ -z "$ms" ] || echo "udevd: ${#storm[@]} events settled in $ms ms"
         check "  every loop is on none" -- all_on_none
         check "  syslog answers" -- drain "$work/syslog-storm"
         check "  and holds one line per loop" -- logged "$work/syslog-storm" "${storm[@]}"
+        check "  the helper ran once for each loop" -- ran_for "${storm[@]}"
+
+        # Half the loops on none, half on mq-deadline: the rule starts the helper for the
+        # second half only.
+        on_none=() on_deadline=()
+        for i in "${!storm[@]}"; do
+                if [ $((i % 2)) = 0 ]; then
+                        on_none+=("${storm[$i]}")
+                else
+                        echo mq-deadline >"/sys/block/${storm[$i]}/queue/scheduler"
+                        on_deadline+=("${storm[$i]}")
+                fi
+        done
+        : >"$runs"
+        ms=
+        check "a storm of ${#storm[@]} add events, ${#on_none[@]} loops on none, ${#on_deadline[@]} on mq-deadline, is handled" -- \
+                events "${storm[@]}"
+        [ -z "$ms" ] || echo "udevd: ${#storm[@]} events, half of them already on none, settled in $ms ms"
+        check "  the helper ran once for each loop on mq-deadline and for no other" -- ran_for "${on_deadline[@]}"
+        check "  every loop is on none" -- all_on_none
+        check "  syslog answers" -- drain "$work/syslog-half"
+        check "  and holds one line per loop that was on mq-deadline" -- logged "$work/syslog-half" "${on_deadline[@]}"
 
         stop_udevd
         check "udevd stops on SIGTERM" -- is "its exit status" "$udevd_status" 0
