@@ -247,15 +247,14 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
 
 #define KERNEL_SPACES " \t\n\v\f\r"
 
-int cmdline_mode(const char *cmdline, enum mode *mode) {
-        static const char key[] = "hyperv_scheduler";
+/* The value of the last parameter named key (without '='), or NULL; its length in *len. Split as
+ * the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux commit
+ * 0ea09083116d): blanks end a parameter outside double quotes; quotes around the value, or
+ * around the whole parameter, are not part of it; no escapes. */
+static const char *cmdline_last(const char *cmdline, const char *key, size_t *len) {
+        size_t keylen = strlen(key);
         const char *p = cmdline, *last = NULL;
-        size_t last_len = 0;
-        char value[16];
 
-        /* Split as the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux
-         * commit 0ea09083116d): blanks end a parameter outside double quotes; quotes around the
-         * value, or around the whole parameter, are not part of it; no escapes. */
         for (p += strspn(p, KERNEL_SPACES); *p; p += strspn(p, KERNEL_SPACES)) {
                 bool quoted = *p == '"', in_quote = quoted, value_quoted = false;
                 size_t i, equals = 0, end;
@@ -276,32 +275,37 @@ int cmdline_mode(const char *cmdline, enum mode *mode) {
                 }
                 if (quoted && !value_quoted && end > 0 && p[end - 1] == '"')
                         end--;
-                if (equals == sizeof(key) - 1 && memcmp(p, key, equals) == 0) {
+                if (equals == keylen && memcmp(p, key, equals) == 0) {
                         const char *v = p + equals + 1 + (p[equals + 1] == '"');
 
                         last = v;
-                        last_len = end > (size_t) (v - p) ? end - (size_t) (v - p) : 0;
+                        *len = end > (size_t) (v - p) ? end - (size_t) (v - p) : 0;
                 }
                 p += i + (p[i] != '\0');
         }
+        return last;
+}
+
+int cmdline_mode(const char *cmdline, enum mode *mode) {
+        size_t len = 0;
+        const char *last = cmdline_last(cmdline, "hyperv_scheduler", &len);
+        char value[16];
+
         if (!last)
                 return 0;
         /* Only the last one counts, as for the kernel's own parameters: an earlier bad value is
          * overridden, a bad last one overrides nothing. */
-        if (last_len >= sizeof(value))
+        if (len >= sizeof(value))
                 return -EINVAL;
-        memcpy(value, last, last_len);
-        value[last_len] = '\0';
+        memcpy(value, last, len);
+        value[len] = '\0';
         return mode_from_string(value, mode) < 0 ? -EINVAL : 1;
 }
 
 bool cmdline_has_elevator(const char *cmdline) {
-        static const char key[] = "elevator=";
+        size_t len;
 
-        for (const char *p = cmdline; (p = strstr(p, key)); p += sizeof(key) - 1)
-                if (p == cmdline || strchr(" \t\n", p[-1]))
-                        return true;
-        return false;
+        return cmdline_last(cmdline, "elevator", &len) != NULL;
 }
 
 static bool matches_any(const struct glob_list *l, const char *name) {

@@ -767,8 +767,8 @@ START_TEST(config_wants_applies_exclude_then_devices) {
 }
 END_TEST
 
-/* elevator= is only noted: found as the kernel splits parameters, at the start or after a
- * blank, never inside another parameter's value. */
+/* elevator= is only noted: found as the kernel splits parameters (quotes too), never inside
+ * another parameter's value. */
 static const struct {
         const char *cmdline;
         bool found;
@@ -778,6 +778,9 @@ static const struct {
         { "quiet\televator=none", true },
         { "root=/dev/sda1 quiet", false },
         { "foo.elevator=noop", false },
+        { "\"elevator=noop\" quiet", true },
+        { "elevator=\"noop\"", true },
+        { "root=/dev/sda1 x=\"a elevator=noop\"", false },
         { "hyperv_scheduler=auto", false },
         { "", false },
 };
