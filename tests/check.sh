@@ -121,14 +121,13 @@ need_root() {
         return 1
 }
 
-# need_mounts NAME: root, and a /sys this process can bind over in a private namespace (a
-# build chroot without /sys cannot).
+# need_mounts NAME: a private namespace (tests/lib.sh's ns_enter) where this process may mount
+# over /sys: root's mount namespace, or any other user's user namespace. Where the kernel or a
+# container refuses it (no unprivileged user namespaces), SKIP.
 need_mounts() {
-        need_root "$1" || return 1
-        if ! unshare -m -- mount -t tmpfs tmpfs /sys 2>/dev/null; then
-                skip "$1" "no private mount namespace with /sys here"
-                return 1
-        fi
+        "${ns_enter[@]}" -- mount -t tmpfs tmpfs /sys 2>/dev/null && return 0
+        skip "$1" "cannot mount over /sys in a private namespace here (${ns_enter[*]} refused)"
+        return 1
 }
 
 # need_nobody NAME PROGRAM: setpriv, and a build tree and work directory that the user nobody
