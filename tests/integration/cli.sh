@@ -19,8 +19,9 @@ done < <(grep -o -- '--[a-z][a-z-]*' "$work/out" | sort -u)
 
 check "--version exits 0" -- exits 0 "$HELPER" --version
 check "--version prints the version in VERSION" -- stdout_is "hyperv-scheduler $(cat "$top/VERSION")"
-check "the Debian changelog carries the version in VERSION" -- \
-        has "debian/changelog" "$(head -n 1 "$top/debian/changelog")" "hyperv-scheduler ($(cat "$top/VERSION"))"
+check "the Debian changelog's upstream version is the one in VERSION" -- \
+        has "debian/changelog" "$(head -n 1 "$top/debian/changelog" | sed 's/-[0-9][^)]*)/)/')" \
+        "hyperv-scheduler ($(cat "$top/VERSION"))"
 
 # getopt's own message names the program as it was called.
 check "an unknown option is a usage error" -- exits 2 "$HELPER" --no-such-option
