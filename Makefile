@@ -100,7 +100,9 @@ clean:
 
 # Release tarball
 # `make dist` packs the files git tracks, as they are in the working tree, into
-# hyperv-scheduler-VERSION.tar.gz under hyperv-scheduler-VERSION/ (the RPM's Source0). Owners,
+# hyperv-scheduler-VERSION.tar.gz under hyperv-scheduler-VERSION/ (the RPM's Source0, and as
+# hyperv-scheduler_VERSION.orig.tar.gz Debian's; debian/ is left out, since the Debian source
+# package carries it beside the tarball: .ci/source-package). Owners,
 # order and times are fixed (times: the last commit's), so the same tree gives the same bytes.
 # Building from the tarball needs no git. `make distcheck` unpacks it, builds, runs the suite,
 # installs into a scratch DESTDIR and checks that `make clean` gives back what was unpacked.
@@ -112,7 +114,8 @@ DIST_TARBALL ?= $(DIST).tar.gz
 dist:
 	@git rev-parse --git-dir >/dev/null 2>&1 || \
 		{ echo "make dist: needs a git checkout (it packs the files git tracks)" >&2; exit 1; }
-	git ls-files -z | xargs -0 sh -c 'for f; do [ ! -e "$$f" ] || printf "%s\0" "$$f"; done' sh | \
+	git ls-files -z -- . ':!debian' | \
+		xargs -0 sh -c 'for f; do [ ! -e "$$f" ] || printf "%s\0" "$$f"; done' sh | \
 		tar --null -T - --sort=name --owner=0 --group=0 --numeric-owner \
 			--mtime=@$$(git log -1 --format=%ct) --transform='flags=r;s,^,$(DIST)/,' -cf - | \
 		gzip -9n >$(DIST_TARBALL).tmp

@@ -121,14 +121,19 @@ need_root() {
         return 1
 }
 
-# need_mounts NAME: root, and a /sys this process can bind over in a private namespace (a
-# build chroot without /sys cannot).
+# need_mounts NAME: a private namespace (tests/lib.sh's ns_enter) where this process may mount
+# over /sys: root's mount namespace, or any other user's user namespace. Where the kernel
+# refuses it, SKIP, saying so.
 need_mounts() {
-        need_root "$1" || return 1
-        if ! unshare -m -- mount -t tmpfs tmpfs /sys 2>/dev/null; then
-                skip "$1" "no private mount namespace with /sys here"
-                return 1
+        "${ns_enter[@]}" -- mount -t tmpfs tmpfs /sys 2>/dev/null && return 0
+        if [ "$(id -u)" = 0 ]; then
+                skip "$1" "cannot mount over /sys in a private mount namespace here"
+        else
+                # Linux (kernel/user_namespace.c, create_user_ns(), 6.18) refuses a chrooted
+                # process a user namespace: sbuild's and schroot's builds run in a chroot.
+                skip "$1" "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled)"
         fi
+        return 1
 }
 
 # need_nobody NAME PROGRAM: setpriv, and a build tree and work directory that the user nobody

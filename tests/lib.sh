@@ -63,6 +63,16 @@ make_tree() {
         echo "$dir"
 }
 
+# The namespace in_ns and udev_test enter: a private mount namespace; for a user other than
+# root, inside a user namespace of its own where it is root and may mount (a package build
+# runs as such a user: sbuild's unshare mode, itself in a user namespace, allows a nested one).
+# need_mounts says SKIP where even that is refused.
+if [ "$(id -u)" = 0 ]; then
+        ns_enter=(unshare -m)
+else
+        ns_enter=(unshare -Urm)
+fi
+
 # in_ns [--sys TREE] [--cmdline FILE] [--osrelease FILE] [--] COMMAND...: COMMAND in a
 # private mount namespace with TREE's sys over /sys (libudev told to trust it) and an empty
 # /run (no udev database of the machine's), FILE over /proc/cmdline or
@@ -79,7 +89,7 @@ in_ns() {
                 esac
         done
         # shellcheck disable=SC2016 # expanded by the inner shell
-        unshare -m -- sh -c '
+        "${ns_enter[@]}" -- sh -c '
                 sys=$1 cmdline=$2 osrelease=$3
                 shift 3
                 if [ -n "$sys" ]; then
@@ -114,7 +124,7 @@ udev_test() {
         local tree=$1 action=$2 device=$3
         shift 3
         # shellcheck disable=SC2016 # expanded by the inner shell
-        unshare -m -- sh -c '
+        "${ns_enter[@]}" -- sh -c '
                 tree=$1 action=$2 device=$3 rule=$4
                 shift 4
                 if [ -n "$tree" ]; then

@@ -105,7 +105,9 @@ stop_sink() {
 
 at_exit+=(stop_sink stop_udevd)
 
-udevadm_ns() { nsenter --mount --target "$udevd" udevadm "$@"; }
+# --root: entering a mount namespace puts the caller at that namespace's own root, which in a
+# chroot is not the chroot's; udevd's /run is under the chroot's.
+udevadm_ns() { nsenter --mount --root --target "$udevd" udevadm "$@"; }
 
 # events LOOP...: an add event for each loop at once, then waits for udevd to finish them all;
 # the time that took goes into $ms.
