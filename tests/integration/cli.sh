@@ -11,11 +11,17 @@ check "--help exits 0" -- exits 0 "$HELPER" --help
 check "--help starts with the usage" -- \
         first_line "Usage: hyperv-scheduler [OPTIONS] DEVICE...  set the scheduler of these disks"
 
-# The README, --help and the man page describe the same options.
-in_docs() { grep -q -- "$1" "$top/README.md" && grep -q -- "$1" "$top/man/hyperv-scheduler.8.scd"; }
+# --help and the man page describe the same options. The README leaves the details to the man
+# page, but every option it gives hyperv-scheduler must be one --help lists.
+help=$out
+in_man() { grep -q -- "$1" "$top/man/hyperv-scheduler.8.scd" || { echo "the man page lacks $1"; return 1; }; }
+in_help() { grep -qE -- "(^|[ ,])$1([ ,]|$)" <<<"$help" || { echo "--help lacks $1"; return 1; }; }
 while read -r opt; do
-        check "$opt is in --help, the README and the man page" -- in_docs "$opt"
-done < <(grep -o -- '--[a-z][a-z-]*' "$work/out" | sort -u)
+        check "$opt is in --help and the man page" -- in_man "$opt"
+done < <(grep -o -- '--[a-z][a-z-]*' <<<"$help" | sort -u)
+while read -r opt; do
+        check "the README's hyperv-scheduler $opt is in --help" -- in_help "$opt"
+done < <(grep -oE -- 'hyperv-scheduler( +-[-a-zA-Z]+)+' "$top/README.md" | grep -oE -- ' -[-a-zA-Z]+' | sort -u)
 
 check "--version exits 0" -- exits 0 "$HELPER" --version
 check "--version prints the version in VERSION" -- stdout_is "hyperv-scheduler $(cat "$top/VERSION")"
