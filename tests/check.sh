@@ -157,6 +157,14 @@ need_proc() {
         return 1
 }
 
+# need_run NAME: a private /run (in_ns --sys gives an empty one), to make a udev control socket
+# in: the namespace only.
+need_run() {
+        [ "$ns_mounts" = yes ] && return 0
+        skip "$1" "cannot mount over /run: ${ns_enter[*]} refused, and umockdev redirects /sys only"
+        return 1
+}
+
 # need_nobody NAME PROGRAM: setpriv, and a build tree and work directory that the user nobody
 # can reach (a tree under a 0700 home or mktemp directory is not). Opens $work to everyone.
 need_nobody() {
