@@ -125,7 +125,7 @@ need_root() {
 # over /sys: root's mount namespace, or any other user's user namespace. Where the kernel
 # refuses it, SKIP, saying so.
 need_mounts() {
-        "${ns_enter[@]}" -- mount -t tmpfs tmpfs /sys 2>/dev/null && return 0
+        [ "$ns_mounts" = yes ] && return 0
         if [ "$(id -u)" = 0 ]; then
                 skip "$1" "cannot mount over /sys in a private mount namespace here"
         else
@@ -133,6 +133,35 @@ need_mounts() {
                 # process a user namespace: sbuild's and schroot's builds run in a chroot.
                 skip "$1" "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled)"
         fi
+        return 1
+}
+
+# need_tree NAME: in_ns --sys (and in_tree, on) with no other option: a private namespace as
+# need_mounts has, or else tests/lib.sh's sys_fallback. SKIP, saying why, where neither.
+need_tree() {
+        [ "$ns_mounts" = yes ] && return 0
+        [ "$sys_fallback" = umockdev ] && return 0
+        if [ "$(id -u)" = 0 ]; then
+                skip "$1" "cannot mount over /sys in a private mount namespace here, and $sys_fallback_why"
+        else
+                skip "$1" "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled), and $sys_fallback_why"
+        fi
+        return 1
+}
+
+# need_proc NAME: in_ns --cmdline or --osrelease, which need the namespace: umockdev
+# redirects no /proc file. SKIP, saying so, where only sys_fallback puts a tree in place.
+need_proc() {
+        [ "$ns_mounts" = yes ] && return 0
+        skip "$1" "cannot mount over /proc: ${ns_enter[*]} refused, and umockdev redirects /sys only"
+        return 1
+}
+
+# need_run NAME: a private /run (in_ns --sys gives an empty one), to make a udev control socket
+# in: the namespace only.
+need_run() {
+        [ "$ns_mounts" = yes ] && return 0
+        skip "$1" "cannot mount over /run: ${ns_enter[*]} refused, and umockdev redirects /sys only"
         return 1
 }
 

@@ -73,10 +73,36 @@ else
         ns_enter=(unshare -Urm)
 fi
 
+# ns_mounts: yes where ns_enter may mount over /sys here, no where the kernel refuses it (a
+# user other than root in a chroot: sbuild's unshare mode).
+if "${ns_enter[@]}" -- mount -t tmpfs tmpfs /sys 2>/dev/null; then
+        ns_mounts=yes
+else
+        ns_mounts=no
+fi
+
+# sys_fallback: where ns_mounts is no, how in_ns --sys still puts a tree in place of /sys:
+# umockdev's preload library, which sends the /sys paths a process opens to $UMOCKDEV_DIR/sys
+# (TREE is such a testbed), or empty with the reason it cannot in sys_fallback_why. It does
+# not give a private /run: only where this system has no /run/udev, so that libudev finds no
+# udev database there, as in the empty /run of the namespace.
+sys_fallback='' sys_fallback_why=''
+if [ "$ns_mounts" = yes ]; then
+        :
+elif ! command -v umockdev-wrapper >/dev/null; then
+        sys_fallback_why="no umockdev-wrapper (package umockdev) to redirect /sys instead"
+elif [ -e /run/udev ]; then
+        sys_fallback_why="umockdev would leave libudev the udev database of /run/udev here"
+else
+        sys_fallback=umockdev
+fi
+
 # in_ns [--sys TREE] [--cmdline FILE] [--osrelease FILE] [--] COMMAND...: COMMAND in a
 # private mount namespace with TREE's sys over /sys (libudev told to trust it) and an empty
 # /run (no udev database of the machine's), FILE over /proc/cmdline or
-# /proc/sys/kernel/osrelease. Nothing the machine has is touched.
+# /proc/sys/kernel/osrelease. Nothing the machine has is touched. Where no such namespace
+# may mount, --sys alone runs COMMAND under umockdev (sys_fallback); umockdev redirects no
+# /proc file, so --cmdline and --osrelease exit 125 there, as a refused mount does.
 in_ns() {
         local sys='' cmdline='' osrelease=''
         while [ $# -gt 0 ]; do
@@ -88,6 +114,11 @@ in_ns() {
                 *) break ;;
                 esac
         done
+        if [ "$ns_mounts" = no ] && [ -n "$sys" ] && [ "$sys_fallback" = umockdev ]; then
+                [ -z "$cmdline$osrelease" ] || return 125
+                UMOCKDEV_DIR=$sys SYSTEMD_DEVICE_VERIFY_SYSFS=0 umockdev-wrapper "$@"
+                return
+        fi
         # shellcheck disable=SC2016 # expanded by the inner shell
         "${ns_enter[@]}" -- sh -c '
                 sys=$1 cmdline=$2 osrelease=$3

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Fake sysfs trees (tests/fixtures/mktree) under the real libudev, in private mount namespaces.
+# Fake sysfs trees (tests/fixtures/mktree) under the real libudev, in private mount namespaces
+# (under umockdev where those are refused).
 # The testfacts build reads the CPUID of a Hyper-V guest from tests/fixtures/cpuid, so a tree
 # stands for a whole guest whatever this machine is.
 # shellcheck source=tests/check.sh
@@ -12,7 +13,7 @@ guest() {
         on hyperv-guest "$tree" "$TESTFACTS" "$@"
 }
 
-if need_mounts "fake sysfs trees"; then
+if need_tree "fake sysfs trees"; then
         conf=$(config "mode = auto")
         azure=$(make_tree azure) || fail "build the azure tree" "mktree failed"
         before=$(tree_sum "$azure")

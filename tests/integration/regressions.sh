@@ -42,7 +42,7 @@ check "  and says so" -- stderr_is "hyperv-scheduler: cannot find 'nosuchdisk0':
 check "with --udev a disk that vanished is no failure" -- exits 0 "$HELPER" -c /dev/null --udev nosuchdisk0
 check "  and prints nothing" -- silent
 
-if need_mounts "fake guests"; then
+if need_tree "fake guests"; then
         azure=$(make_tree azure)
         conf=$(config "mode = auto")
         sda=$(cd -P "$azure/sys/class/block/sda" && pwd)
@@ -78,7 +78,9 @@ if need_mounts "fake guests"; then
 
         # The kernel command line, bind-mounted over /proc/cmdline: the last value wins, and
         # quotes around the value or the whole parameter are the kernel's, not the value's.
-        if [ -e /proc/cmdline ]; then
+        if [ ! -e /proc/cmdline ]; then
+                skip "the last hyperv_scheduler= wins" "no /proc/cmdline to mount over"
+        elif need_proc "the last hyperv_scheduler= wins"; then
                 while IFS='|' read -r line want; do
                         echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 $line" >"$work/cmdline"
                         check "cmdline '$line': exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
@@ -97,8 +99,6 @@ hyperv_scheduler=off hyperv_scheduler=offf|auto False
 TABLE
                 check "  a bad last value is named" -- stderr_is \
                         "hyperv-scheduler: cannot use '/proc/cmdline': the last hyperv_scheduler= is not auto, always or off, the configured mode applies"
-        else
-                skip "the last hyperv_scheduler= wins" "no /proc/cmdline to mount over"
         fi
 
         # Only [none]: mq-deadline built as a module and not loaded (Debian 13's cloud kernel).
