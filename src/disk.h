@@ -23,7 +23,7 @@ enum write_result {
 struct write_outcome {
         enum write_result result;
         int error;             /* positive errno of the write, or of the read-back; else 0 */
-        unsigned type;         /* with error EFTYPE: the st_mode of what was read back */
+        unsigned type;         /* with error READ_NOT_REGULAR: the st_mode of what was read back */
         bool read_back;        /* the write went through and its read-back was tried */
         struct sched_list now; /* the read-back; n == 0 when it is not a list */
         char readback[64];     /* the read-back as text, escaped for a message */

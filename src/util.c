@@ -40,7 +40,7 @@ const char *file_type_name(unsigned mode) {
 }
 
 const char *read_error_text(int error, unsigned type) {
-        return error == EFTYPE ? file_type_name(type) : strerror(error);
+        return error == READ_NOT_REGULAR ? file_type_name(type) : strerror(error);
 }
 
 long read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
@@ -66,7 +66,7 @@ long read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
                         return 0;
                 if (type)
                         *type = (unsigned) st.st_mode;
-                return S_ISDIR(st.st_mode) ? -EISDIR : -EFTYPE;
+                return S_ISDIR(st.st_mode) ? -EISDIR : -READ_NOT_REGULAR;
         }
         /* Read one byte more than fits, to tell "exactly full" from "too large". */
         for (;;) {
