@@ -329,26 +329,6 @@ START_TEST(text_report_headlines) {
                 { { .verdict = VERDICT_UNKNOWN }, "Not Hyper-V: no sign of it:\n" },
                 { { .verdict = VERDICT_HYPERV_GUEST }, "Hyper-V guest:\n" },
                 { { .verdict = VERDICT_HYPERV_GUEST, .flavour = FLAVOUR_WSL2 }, "Hyper-V guest (WSL2):\n" },
-        };
-
-        for (size_t i = 0; i < ELEMENTSOF(heads); i++) {
-                char *out;
-
-                verdict = heads[i].v;
-                report.n_disks = 0;
-                out = output(report_text);
-                ck_assert_msg(strncmp(out, heads[i].first, strlen(heads[i].first)) == 0,
-                              "headline %zu: got '%s'", i, out);
-                free(out);
-        }
-}
-END_TEST
-
-START_TEST(text_report_headlines_name_nested_and_confidential) {
-        static const struct {
-                struct machine_verdict v;
-                const char *first;
-        } heads[] = {
                 { { .verdict = VERDICT_HYPERV_ROOT, .flavour = FLAVOUR_NESTED },
                   "Hyper-V root partition (nested): its VMBus disks are the outer Hyper-V's:\n" },
                 { { .verdict = VERDICT_HYPERV_GUEST, .flavour = FLAVOUR_CONFIDENTIAL | FLAVOUR_AZURE,
@@ -508,7 +488,6 @@ Suite *report_suite(void) {
         tcase_add_test(tc, json_report_is_exact);
         tcase_add_test(tc, json_report_without_disks);
         tcase_add_test(tc, text_report_headlines);
-        tcase_add_test(tc, text_report_headlines_name_nested_and_confidential);
         tcase_add_test(tc, json_names_isolation_and_paravisor);
         tcase_add_test(tc, text_report_counts_what_the_rule_never_runs_for);
         tcase_add_test(tc, report_notes_elevator_and_no_udev);
