@@ -121,18 +121,24 @@ need_root() {
         return 1
 }
 
-# need_mounts NAME: a private namespace (tests/lib.sh's ns_enter) where this process may mount
-# over /sys: root's mount namespace, or any other user's user namespace. Where the kernel
-# refuses it, SKIP, saying so.
-need_mounts() {
-        [ "$ns_mounts" = yes ] && return 0
+# mounts_refused: why this process cannot mount over /sys in a private namespace (tests/lib.sh's
+# ns_enter was refused), for a SKIP line.
+mounts_refused() {
         if [ "$(id -u)" = 0 ]; then
-                skip "$1" "cannot mount over /sys in a private mount namespace here"
+                echo "cannot mount over /sys in a private mount namespace here"
         else
                 # Linux (kernel/user_namespace.c, create_user_ns(), 6.18) refuses a chrooted
                 # process a user namespace: sbuild's and schroot's builds run in a chroot.
-                skip "$1" "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled)"
+                echo "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled)"
         fi
+}
+
+# need_mounts NAME: a private namespace (tests/lib.sh's ns_enter) where this process may mount
+# over /sys: root's mount namespace, or any other user's user namespace. SKIP, saying why, where
+# the kernel refuses it.
+need_mounts() {
+        [ "$ns_mounts" = yes ] && return 0
+        skip "$1" "$(mounts_refused)"
         return 1
 }
 
@@ -141,11 +147,7 @@ need_mounts() {
 need_tree() {
         [ "$ns_mounts" = yes ] && return 0
         [ "$sys_fallback" = umockdev ] && return 0
-        if [ "$(id -u)" = 0 ]; then
-                skip "$1" "cannot mount over /sys in a private mount namespace here, and $sys_fallback_why"
-        else
-                skip "$1" "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled), and $sys_fallback_why"
-        fi
+        skip "$1" "$(mounts_refused), and $sys_fallback_why"
         return 1
 }
 
