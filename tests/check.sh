@@ -121,24 +121,25 @@ need_root() {
         return 1
 }
 
-# mounts_refused: why this process cannot mount over /sys in a private namespace (tests/lib.sh's
-# ns_enter was refused), for a SKIP line.
+# mounts_refused [WHAT]: why this process cannot mount over WHAT (default /sys) in a private
+# namespace (tests/lib.sh's ns_enter was refused), for a SKIP line.
 mounts_refused() {
+        local what=${1:-/sys}
         if [ "$(id -u)" = 0 ]; then
-                echo "cannot mount over /sys in a private mount namespace here"
+                echo "cannot mount over $what in a private mount namespace here"
         else
                 # Linux (kernel/user_namespace.c, create_user_ns(), 6.18) refuses a chrooted
                 # process a user namespace: sbuild's and schroot's builds run in a chroot.
-                echo "cannot mount over /sys: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled)"
+                echo "cannot mount over $what: ${ns_enter[*]} refused (in a chroot, or user namespaces disabled)"
         fi
 }
 
-# need_mounts NAME: a private namespace (tests/lib.sh's ns_enter) where this process may mount
-# over /sys: root's mount namespace, or any other user's user namespace. SKIP, saying why, where
-# the kernel refuses it.
+# need_mounts NAME [WHAT]: a private namespace (tests/lib.sh's ns_enter) where this process may
+# mount over WHAT (/sys, /run, /dev): root's mount namespace, or any other user's user
+# namespace. SKIP, saying why, where the kernel refuses it.
 need_mounts() {
         [ "$ns_mounts" = yes ] && return 0
-        skip "$1" "$(mounts_refused)"
+        skip "$1" "$(mounts_refused "${2:-}")"
         return 1
 }
 
@@ -165,6 +166,21 @@ need_run() {
         [ "$ns_mounts" = yes ] && return 0
         skip "$1" "cannot mount over /run: ${ns_enter[*]} refused, and umockdev redirects /sys only"
         return 1
+}
+
+# need_unreadable NAME PROGRAM: a way to run PROGRAM where a file of the suite's cannot be read:
+# as nobody (root: need_nobody), or as this user where no namespace makes it root (not root,
+# the fake trees under umockdev: a package build). Sets as_reader, the command prefix, and
+# unreadable, the mode that hides a file from it.
+need_unreadable() {
+        # shellcheck disable=SC2034 # for the scripts that source this file
+        if [ "$(id -u)" != 0 ] && [ "$ns_mounts" = no ] && [ "$sys_fallback" = umockdev ]; then
+                as_reader=() unreadable=0000
+                return 0
+        fi
+        need_nobody "$1" "$2" || return 1
+        # shellcheck disable=SC2034 # for the scripts that source this file
+        as_reader=(setpriv --reuid=nobody --regid=nogroup --clear-groups) unreadable=0400
 }
 
 # need_nobody NAME PROGRAM: setpriv, and a build tree and work directory that the user nobody

@@ -165,12 +165,12 @@ CRLF endings@0@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@
 a line of 1024 bytes and CR LF@0@{ printf 'mode = auto%1013s\r\n' ''; } >"$cfg"@
 a line of 10,000 characters@0@{ head -c 10000 /dev/zero | tr '\0' x; printf '\nmode = auto\n'; } >"$cfg"@hyperv-scheduler: CFG:1: line longer than 1024 bytes, ignored
 TABLE
-        # Unreadable: root's 0600 file, the helper run as nobody.
-        if need_nobody "an unreadable config" "$TESTFACTS"; then
+        # Unreadable: root's 0400 file, the helper run as nobody; or a build user's 0000 file.
+        if need_unreadable "an unreadable config" "$TESTFACTS"; then
                 printf 'mode = always\n' >"$cfg"
-                chmod 0600 "$cfg"
+                chmod "$unreadable" "$cfg"
                 check "an unreadable config: exit 1" -- exits 1 on hyperv-guest "$azure" \
-                        setpriv --reuid=nobody --regid=nogroup --clear-groups "$TESTFACTS" -c "$cfg" --dry-run --json sdb
+                        "${as_reader[@]}" "$TESTFACTS" -c "$cfg" --dry-run --json sdb
                 check "  the report shows the defaults" -- json_is "d['policy']['mode']" auto
                 check "  and says the config cannot be read" -- json_is "d['policy']['config_unreadable']" True
                 check "  and so does stderr" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Permission denied, nothing is changed"

@@ -223,10 +223,10 @@ TABLE
         check "report: nothing to explain for sdb's two queues" -- json_is "$(disk sdb queues_why)" None
 
         # The FADT is root's only (0400): a report without root says so and decides from VMBus.
-        if need_nobody "arm64 without root" "$TESTFACTS"; then
+        if need_unreadable "arm64 without root" "$TESTFACTS"; then
                 tree=$(machine_tree arm64-nobody azure azure yes) && chmod -R a+rX "$tree" &&
-                        chmod 0400 "$tree/sys/firmware/acpi/tables/FACP"
-                run=(in_ns --sys "$tree" -- setpriv --reuid=nobody --regid=nogroup --clear-groups
+                        chmod "$unreadable" "$tree/sys/firmware/acpi/tables/FACP"
+                run=(in_ns --sys "$tree" -- "${as_reader[@]}"
                         env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/none" "$TESTFACTS" -c "$conf")
                 check "arm64 without root: the report exits 0" -- exits 0 "${run[@]}" --dry-run --json sda
                 check "arm64 without root: says it could not read the FADT" -- json_is \
