@@ -245,7 +245,23 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
         }
 }
 
-#define KERNEL_SPACES " \t\n\v\f\r"
+/* The kernel's isspace() (lib/ctype.c, torvalds/linux as read for 6.18: the _S class): the C
+ * locale's six and 0xa0, Latin-1's no-break space. A switch, not strchr(): it runs for every
+ * byte of the command line on every event the helper is started for. */
+static bool kernel_space(char c) {
+        switch ((unsigned char) c) {
+        case ' ': case '\t': case '\n': case '\v': case '\f': case '\r': case 0xa0:
+                return true;
+        default:
+                return false;
+        }
+}
+
+static const char *skip_kernel_spaces(const char *p) {
+        while (kernel_space(*p))
+                p++;
+        return p;
+}
 
 /* The value of the last parameter named key (without '='), or NULL; its length in *len. Split as
  * the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux commit
@@ -255,13 +271,13 @@ static const char *cmdline_last(const char *cmdline, const char *key, size_t *le
         size_t keylen = strlen(key);
         const char *p = cmdline, *last = NULL;
 
-        for (p += strspn(p, KERNEL_SPACES); *p; p += strspn(p, KERNEL_SPACES)) {
+        for (p = skip_kernel_spaces(p); *p; p = skip_kernel_spaces(p)) {
                 bool quoted = *p == '"', in_quote = quoted, value_quoted = false;
                 size_t i, equals = 0, end;
 
                 p += quoted;
                 for (i = 0; p[i]; i++) {
-                        if (strchr(KERNEL_SPACES, p[i]) && !in_quote)
+                        if (kernel_space(p[i]) && !in_quote)
                                 break;
                         if (equals == 0 && p[i] == '=')
                                 equals = i;

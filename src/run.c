@@ -150,7 +150,9 @@ static void load_config(const struct run_options *o, struct config *c) {
         if (cut)
                 warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
                                      "only the parameters in its first 1 MiB count");
-        c->cmdline_elevator = cmdline_has_elevator(cmdline);
+        /* Only a report notes elevator=: no second pass over the command line per event. */
+        if (o->dry_run || o->json)
+                c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
                 warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "

@@ -664,6 +664,10 @@ static const struct {
         { "foo=\"a b\" hyperv_scheduler=off", 1, MODE_OFF },
         { "\"foo hyperv_scheduler=off\"", 0, 0 },
         { "hyperv_scheduler=off\v", 1, MODE_OFF },
+        /* 0xa0 is a blank to the kernel's isspace(), as ' ' is. */
+        { "hyperv_scheduler=off\xa0quiet", 1, MODE_OFF },
+        { "quiet\xa0hyperv_scheduler=always", 1, MODE_ALWAYS },
+        { "hyperv_scheduler=\"of\xa0" "f\"", -EINVAL, 0 },
         { "\"", 0, 0 },
         { "=off hyperv_scheduler=always", 1, MODE_ALWAYS },
 };
