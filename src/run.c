@@ -132,7 +132,7 @@ static char *read_cmdline(char *small, size_t size, char **big, bool *cut) {
         return *big;
 }
 
-static void load_config(const struct run_options *o, struct config *c) {
+static void load_config(const struct run_options *o, bool report, struct config *c) {
         char small[CMDLINE_SMALL], *big = NULL, *cmdline, shown[CONFIG_PATH_SHOWN];
         bool cut;
         enum mode m;
@@ -151,7 +151,7 @@ static void load_config(const struct run_options *o, struct config *c) {
                 warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
                                      "only the parameters in its first 1 MiB count");
         /* Only a report notes elevator=: no second pass over the command line per event. */
-        if (o->dry_run || o->json)
+        if (report)
                 c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
@@ -386,7 +386,7 @@ enum exit_status run(const struct run_options *o) {
         }
 
         warnings.hold = o->under_udev && !o->dry_run;
-        load_config(o, &c);
+        load_config(o, report, &c);
         if (c.unreadable && !warnings.hold)
                 worsen(&res, EXIT_FAILED);
         /* Without a report to show, there is nothing left to do. */

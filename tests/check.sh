@@ -135,8 +135,9 @@ mounts_refused() {
 }
 
 # need_mounts NAME [WHAT]: a private namespace (tests/lib.sh's ns_enter) where this process may
-# mount over WHAT (/sys, /run, /dev): root's mount namespace, or any other user's user
-# namespace. SKIP, saying why, where the kernel refuses it.
+# mount over WHAT (/sys, /proc files, /run, /dev): root's mount namespace, or any other user's
+# user namespace. SKIP, saying why, where the kernel refuses it; umockdev (need_tree) redirects
+# /sys only, so nothing stands in for /proc, /run or /dev.
 need_mounts() {
         [ "$ns_mounts" = yes ] && return 0
         skip "$1" "$(mounts_refused "${2:-}")"
@@ -149,22 +150,6 @@ need_tree() {
         [ "$ns_mounts" = yes ] && return 0
         [ "$sys_fallback" = umockdev ] && return 0
         skip "$1" "$(mounts_refused), and $sys_fallback_why"
-        return 1
-}
-
-# need_proc NAME: in_ns --cmdline or --osrelease, which need the namespace: umockdev
-# redirects no /proc file. SKIP, saying so, where only sys_fallback puts a tree in place.
-need_proc() {
-        [ "$ns_mounts" = yes ] && return 0
-        skip "$1" "cannot mount over /proc: ${ns_enter[*]} refused, and umockdev redirects /sys only"
-        return 1
-}
-
-# need_run NAME: a private /run (in_ns --sys gives an empty one), to make a udev control socket
-# in: the namespace only.
-need_run() {
-        [ "$ns_mounts" = yes ] && return 0
-        skip "$1" "cannot mount over /run: ${ns_enter[*]} refused, and umockdev redirects /sys only"
         return 1
 }
 

@@ -667,7 +667,7 @@ static const struct {
         /* 0xa0 is a blank to the kernel's isspace(), as ' ' is. */
         { "hyperv_scheduler=off\xa0quiet", 1, MODE_OFF },
         { "quiet\xa0hyperv_scheduler=always", 1, MODE_ALWAYS },
-        { "hyperv_scheduler=\"of\xa0" "f\"", -EINVAL, 0 },
+        { "hyperv_scheduler=\"off\xa0" "\"", -EINVAL, 0 }, /* a quoted 0xa0 stays in the value */
         { "\"", 0, 0 },
         { "=off hyperv_scheduler=always", 1, MODE_ALWAYS },
 };

@@ -85,8 +85,8 @@ if need_tree "every kind of machine"; then
                 tree=$(machine_tree "$name" "$base" "$dmi" "$vmbus" "$fadt") ||
                         { fail "$name" "cannot build its tree"; continue; }
                 # Without /proc/sys (a minimal /proc) the helper sees no kernel release at all.
-                # Under umockdev (need_proc) it sees this machine's: one without WSL's marks
-                # (src/verdict.c) decides as the Debian release does.
+                # Under umockdev (no /proc to mount over) it sees this machine's: one without
+                # WSL's marks (src/verdict.c) decides as the Debian release does.
                 release=(--osrelease "$work/osrelease-$osrelease")
                 if [ ! -e /proc/sys/kernel/osrelease ]; then
                         if [ "$osrelease" = wsl ]; then
@@ -96,7 +96,7 @@ if need_tree "every kind of machine"; then
                         release=()
                 elif [ "$ns_mounts" = no ]; then
                         if [ "$osrelease" = wsl ]; then
-                                need_proc "$name"
+                                need_mounts "$name" /proc
                                 continue
                         fi
                         if grep -qiE 'microsoft|wsl' /proc/sys/kernel/osrelease; then
@@ -184,7 +184,7 @@ TABLE
         check "report: JSON without udev" -- exits 0 "${text[@]}" --dry-run --json sda
         check "report: udev_running false in JSON" -- json_is "d['udev_running']" False
         # A socket at /run/udev/control, as systemd-udevd and eudev make, silences it.
-        if need_run "report: with a udev control socket"; then
+        if need_mounts "report: with a udev control socket" /run; then
                 sock=(in_ns --sys "$tree" -- sh -c 'mkdir -p /run/udev &&
                         python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\"/run/udev/control\")" &&
                         exec "$@"' sh env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest"
@@ -197,7 +197,7 @@ TABLE
         # elevator= on the kernel command line: noted in both reports, never under --udev.
         if [ ! -e /proc/cmdline ]; then
                 skip "report: elevator= noted" "no /proc/cmdline to mount over"
-        elif need_proc "report: elevator= noted"; then
+        elif need_mounts "report: elevator= noted" /proc; then
                 echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 elevator=noop" >"$work/cmdline-elevator"
                 elev=(in_ns --sys "$tree" --cmdline "$work/cmdline-elevator" -- env
                         HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf")

@@ -80,7 +80,7 @@ if need_tree "fake guests"; then
         # quotes around the value or the whole parameter are the kernel's, not the value's.
         if [ ! -e /proc/cmdline ]; then
                 skip "the last hyperv_scheduler= wins" "no /proc/cmdline to mount over"
-        elif need_proc "the last hyperv_scheduler= wins"; then
+        elif need_mounts "the last hyperv_scheduler= wins" /proc; then
                 while IFS='|' read -r line want; do
                         echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 $line" >"$work/cmdline"
                         check "cmdline '$line': exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \

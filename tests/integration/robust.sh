@@ -193,7 +193,7 @@ exit 2"
 fi
 
 # The kernel command line longer than 8 KiB, as bootconfig can make it.
-if need_proc "a long kernel command line" && [ -e /proc/cmdline ]; then
+if need_mounts "a long kernel command line" /proc && [ -e /proc/cmdline ]; then
         azure=$(make_tree azure)
         conf=$(config "mode = auto")
         { printf 'BOOT_IMAGE=/vmlinuz'; printf ' x%.0s' $(seq 5000); printf ' hyperv_scheduler=off\n'; } >"$work/cmdline"
