@@ -39,10 +39,13 @@ UDEV_LIBS    := -lc $(shell $(PKG_CONFIG) --libs libudev)
 CHECK_CFLAGS  = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS    = $(shell $(PKG_CONFIG) --libs check)
 
-# Pure modules (no libudev) are shared with the unit tests and the fuzz targets.
+# Pure modules: functions of plain data (src/types.h), no I/O, so that the unit tests and the
+# fuzz targets can hand them anything. The report writes to a stream it is given.
 PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o src/report.o \
              src/devname.o src/json.o src/util.o
-IO_OBJS   := src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o
+# The files the helper reads itself: no libudev, so the unit tests link it too.
+FILE_OBJS := src/files.o
+IO_OBJS   := $(FILE_OBJS) src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
              tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
@@ -61,7 +64,7 @@ src/%.o: src/%.c
 tests/%.o: tests/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
 
-tests/unit: $(TEST_OBJS) $(PURE_OBJS)
+tests/unit: $(TEST_OBJS) $(PURE_OBJS) $(FILE_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
 
 # The helper with CPUID read from the file named by HYPERV_SCHEDULER_TEST_CPUID (tests/README.md):

@@ -209,42 +209,6 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
         return bad;
 }
 
-void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
-        char *text, msg[CONFIG_PATH_SHOWN + 128], shown[CONFIG_PATH_SHOWN];
-        unsigned type = 0;
-        long len;
-
-        config_defaults(c);
-        escape_text(path, strlen(path), shown, sizeof(shown));
-        text = malloc(CONFIG_FILE_MAX + 1);
-        len = text ? read_file_typed(path, text, CONFIG_FILE_MAX + 1, &type) : -ENOMEM;
-        if (len == -ENOENT) {
-                free(text);
-                return;
-        }
-        /* Without memory it is not known whether the file exists: as if it did. */
-        c->found = true;
-        if (len < 0) {
-                snprintf(msg, sizeof(msg), "cannot read '%s': %s%s", shown,
-                         read_error_text((int) -len, type),
-                         len == -EFBIG ? " (more than 64 KiB)" : "");
-                c->unreadable = true;
-        } else if (memchr(text, '\0', (size_t) len)) {
-                snprintf(msg, sizeof(msg), "cannot use '%s': binary file (NUL bytes)", shown);
-                c->unreadable = true;
-        } else {
-                config_parse(c, text, (size_t) len, path, warn, userdata);
-        }
-        free(text);
-        if (c->unreadable) {
-                /* Nothing of it applies, not even the lines read before the problem. */
-                config_defaults(c);
-                c->found = c->unreadable = true;
-                if (warn)
-                        warn(userdata, path, 0, msg);
-        }
-}
-
 /* The kernel's isspace() (lib/ctype.c, torvalds/linux as read for 6.18: the _S class): the C
  * locale's six and 0xa0, Latin-1's no-break space. A switch, not strchr(): it runs for every
  * byte of the command line on every event the helper is started for. */

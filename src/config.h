@@ -45,11 +45,6 @@ void config_defaults(struct config *c);
 unsigned config_parse(struct config *c, const char *text, size_t len, const char *path,
                       config_warn_fn warn, void *userdata);
 
-/* Loads path into c, defaults first. An absent file leaves the defaults and found false; one
- * that cannot be read as a whole (unreadable, not a regular file, oversized, binary, no
- * memory) is reported through warn and leaves the defaults with unreadable set. */
-void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata);
-
 /* Finds hyperv_scheduler=MODE in a kernel command line, split as the kernel splits it (quotes
  * around the value or the whole parameter); the last one given wins. Returns 1 and
  * sets *mode when found, 0 when absent, -EINVAL (mode untouched) when the last value is not a

@@ -4,9 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cpuid_regs {
-        uint32_t eax, ebx, ecx, edx;
-};
+#include "types.h"
 
 /* True on x86, where CPUID exists; false elsewhere (arm64 decides from VMBus and DMI). */
 bool cpuid_supported(void);

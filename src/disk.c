@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "files.h"
 #include "util.h"
 
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,

@@ -4,7 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpuregs.h"
 #include "hyperv.h"
+#include "files.h"
 #include "util.h"
 
 /* Raw registers only: verdict.c says which are worth a CPUID instruction (each one a VM exit

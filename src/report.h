@@ -7,8 +7,8 @@
 
 #include "config.h"
 #include "devname.h"
-#include "disk.h"
 #include "policy.h"
+#include "types.h"
 #include "verdict.h"
 
 enum action {

@@ -12,6 +12,7 @@
 #include "devname.h"
 #include "disk.h"
 #include "facts.h"
+#include "files.h"
 #include "report.h"
 #include "util.h"
 

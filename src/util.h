@@ -13,14 +13,6 @@ bool copy_string(char *dst, const char *src, size_t size);
  * newer kernel headers (unstable's linux-libc-dev 7.2) define EFTYPE as 134. */
 #define READ_NOT_REGULAR 4096
 
-/* Reads a whole regular file of at most size-1 bytes into buf and terminates it. It never
- * blocks: a FIFO, a socket or a device is refused unread (the null device reads as empty).
- * Returns the length, -EFBIG when the file is larger, -EISDIR for a directory, -READ_NOT_REGULAR for
- * another kind of file (its st_mode in *type when type is not NULL), or another negative
- * errno. */
-long read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
-long read_file_bounded(const char *path, char *buf, size_t size);
-
 /* "a FIFO, not a regular file", ... for an st_mode. */
 const char *file_type_name(unsigned mode);
 /* What a read failed on, for a message: strerror(), or for READ_NOT_REGULAR what the file is. */

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpuregs.h"
 #include "hyperv.h"
+#include "types.h"
 
 enum dmi_field {
         DMI_SYS_VENDOR,

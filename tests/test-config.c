@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "files.h"
 #include "unit.h"
 #include "util.h"
 

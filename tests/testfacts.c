@@ -12,6 +12,7 @@
 
 #include "cpuid-file.h"
 #include "disk.h"
+#include "files.h"
 #include "util.h"
 
 #define CPUID_FILE_SIZE_MAX (256 * 1024)

@@ -1,0 +1,101 @@
+#include "files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "util.h"
+
+long read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
+        size_t len = 0;
+        struct stat st;
+        int fd, r = 0;
+
+        buf[0] = '\0';
+        /* Without O_NONBLOCK, opening a FIFO waits for a writer: at boot that would stall the
+         * udev event. The type is checked before anything is read. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                /* The null device is how a person says "an empty file". */
+                if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+                        return 0;
+                if (type)
+                        *type = (unsigned) st.st_mode;
+                return S_ISDIR(st.st_mode) ? -EISDIR : -READ_NOT_REGULAR;
+        }
+        /* Read one byte more than fits, to tell "exactly full" from "too large". */
+        for (;;) {
+                char extra;
+                ssize_t n = len < size - 1 ? read(fd, buf + len, size - 1 - len) : read(fd, &extra, 1);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        r = -errno;
+                        break;
+                }
+                if (n == 0)
+                        break;
+                if (len == size - 1) {
+                        r = -EFBIG;
+                        break;
+                }
+                len += (size_t) n;
+        }
+        close(fd);
+        buf[len] = '\0';
+        return r < 0 ? r : (long) len;
+}
+
+long read_file_bounded(const char *path, char *buf, size_t size) {
+        return read_file_typed(path, buf, size, NULL);
+}
+
+void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
+        char *text, msg[CONFIG_PATH_SHOWN + 128], shown[CONFIG_PATH_SHOWN];
+        unsigned type = 0;
+        long len;
+
+        config_defaults(c);
+        escape_text(path, strlen(path), shown, sizeof(shown));
+        text = malloc(CONFIG_FILE_MAX + 1);
+        len = text ? read_file_typed(path, text, CONFIG_FILE_MAX + 1, &type) : -ENOMEM;
+        if (len == -ENOENT) {
+                free(text);
+                return;
+        }
+        /* Without memory it is not known whether the file exists: as if it did. */
+        c->found = true;
+        if (len < 0) {
+                snprintf(msg, sizeof(msg), "cannot read '%s': %s%s", shown,
+                         read_error_text((int) -len, type),
+                         len == -EFBIG ? " (more than 64 KiB)" : "");
+                c->unreadable = true;
+        } else if (memchr(text, '\0', (size_t) len)) {
+                snprintf(msg, sizeof(msg), "cannot use '%s': binary file (NUL bytes)", shown);
+                c->unreadable = true;
+        } else {
+                config_parse(c, text, (size_t) len, path, warn, userdata);
+        }
+        free(text);
+        if (c->unreadable) {
+                /* Nothing of it applies, not even the lines read before the problem. */
+                config_defaults(c);
+                c->found = c->unreadable = true;
+                if (warn)
+                        warn(userdata, path, 0, msg);
+        }
+}
