@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static bool to_syslog, info_to_stderr;
@@ -31,66 +32,85 @@ static bool wanted(int priority) {
         return true;
 }
 
-/* Whether a syslog daemon listens on /dev/log: syslog(3) does not say when it has nowhere to
- * send a message. Same socket types as glibc's openlog(). */
-static bool syslog_listens(void) {
+/* The syslog socket, connected and non-blocking: glibc's syslog() blocks while the daemon's
+ * queue is full (10 datagrams), and udevd would kill the helper at its event timeout with the
+ * disk unwritten. What cannot be sent at once is dropped. Same socket types as glibc's openlog();
+ * -1 when nothing listens on /dev/log. */
+static int syslog_connect(bool *stream) {
         static const struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
         static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
 
         for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-                int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0), r;
+                int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
                 if (fd < 0)
-                        return false;
-                r = connect(fd, (const struct sockaddr *) &addr, sizeof(addr));
+                        return -1;
+                if (connect(fd, (const struct sockaddr *) &addr, sizeof(addr)) == 0) {
+                        *stream = types[i] == SOCK_STREAM;
+                        return fd;
+                }
                 close(fd);
-                if (r == 0)
-                        return true;
                 if (errno != EPROTOTYPE)
-                        return false;
+                        return -1;
         }
-        return false;
+        return -1;
 }
 
-/* Early in boot or in an initramfs there is no syslog yet: the kernel's log takes the line, in
- * the form udev's own helpers use (systemd src/basic/log.c, write_to_kmsg()). */
+/* "Mmm dd hh:mm:ss ", the RFC 3164 time stamp glibc's syslog() sends, in local time. */
+static int syslog_timestamp(char *buf, size_t size) {
+        static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+        time_t now = time(NULL);
+        struct tm tm;
+
+        if (!localtime_r(&now, &tm))
+                return snprintf(buf, size, "%s", "");
+        return snprintf(buf, size, "%s %2d %02d:%02d:%02d ", months[tm.tm_mon % 12], tm.tm_mday,
+                        tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* Under udev: to syslog as glibc's syslog() formats it, <PRI>TIMESTAMP TAG[PID]: MESSAGE; or,
+ * early in boot or in an initramfs where no syslog listens yet, to the kernel's log, in the form
+ * udev's own helpers use (systemd src/basic/log.c, write_to_kmsg()). */
 __attribute__((format(printf, 2, 0)))
-static void to_kmsg(int priority, const char *fmt, va_list ap) {
-        static int fd = -2;
+static void to_system_log(int priority, const char *fmt, va_list ap) {
+        static int fd = -2, kmsg = -2;
+        static bool stream;
         char msg[1024];
-        int n;
+        size_t len;
+        int n = 0;
 
         if (fd == -2)
-                fd = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0)
+                fd = syslog_connect(&stream);
+        if (fd < 0 && kmsg == -2)
+                kmsg = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0 && kmsg < 0)
                 return;
-        n = snprintf(msg, sizeof(msg), "<%d>hyperv-scheduler[%d]: ", LOG_DAEMON | priority,
-                     (int) getpid());
+        n = snprintf(msg, sizeof(msg), "<%d>", LOG_DAEMON | priority);
+        if (fd >= 0)
+                n += syslog_timestamp(msg + n, sizeof(msg) - (size_t) n);
+        n += snprintf(msg + n, sizeof(msg) - (size_t) n, "hyperv-scheduler[%d]: ", (int) getpid());
         if (n < 0 || (size_t) n >= sizeof(msg))
                 return;
         vsnprintf(msg + n, sizeof(msg) - (size_t) n - 1, fmt, ap);
-        n = (int) strlen(msg);
-        msg[n++] = '\n';
-        (void) !write(fd, msg, (size_t) n);
+        len = strlen(msg);
+        if (fd < 0) {
+                msg[len++] = '\n';
+                (void) !write(kmsg, msg, len);
+        } else {
+                /* A stream carries each message with its NUL, as glibc sends it. */
+                (void) !send(fd, msg, len + stream, MSG_DONTWAIT | MSG_NOSIGNAL);
+        }
 }
 
 void log_msg(int priority, const char *fmt, ...) {
-        static enum { UNKNOWN, SYSLOG, KMSG } sink;
         va_list ap;
 
         if (!wanted(priority))
                 return;
         va_start(ap, fmt);
         if (to_syslog) {
-                if (sink == UNKNOWN) {
-                        sink = syslog_listens() ? SYSLOG : KMSG;
-                        if (sink == SYSLOG)
-                                openlog("hyperv-scheduler", LOG_PID, LOG_DAEMON);
-                }
-                if (sink == SYSLOG)
-                        vsyslog(priority, fmt, ap);
-                else
-                        to_kmsg(priority, fmt, ap);
+                to_system_log(priority, fmt, ap);
         } else if (priority == LOG_INFO) {
                 FILE *f = info_to_stderr ? stderr : stdout;
 

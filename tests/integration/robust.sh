@@ -172,6 +172,21 @@ if need_tree "fake guests"; then
 syslog <30> sda: mq-deadline -> none
 exit 0"
                 cp "$work/sda_sched" "$sda_sched"
+
+                # A syslog that does not drain /dev/log: its queue holds 10 datagrams. Logging
+                # never holds up the event: what cannot be sent is dropped.
+                many=$work/many.conf
+                for i in $(seq 15); do echo "colour$i = blue"; done >"$many"
+                check "under udev, 15 bad lines to a syslog that does not drain: exit 0, at once" -- \
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$many" --udev sda
+                check "  the helper's exit 0" -- stdout_has "exit 0"
+                check "  the disk is written" -- is "sda's scheduler file, first line" "$(head -n 1 "$sda_sched")" none
+                cp "$work/sda_sched" "$sda_sched"
+                check "under udev, a syslog queue already full: exit 0, at once" -- \
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog-full timeout 10 "$TESTFACTS" -c "$bad" --udev sda
+                check "  nothing reached it, the helper's exit 0" -- stdout_is "exit 0"
+                check "  the disk is written" -- is "sda's scheduler file, first line" "$(head -n 1 "$sda_sched")" none
+                cp "$work/sda_sched" "$sda_sched"
                 check "under udev --dry-run the warning is always shown" -- \
                         exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev --dry-run --json sdb
                 check "  in syslog" -- stdout_has "syslog <28> $bad:1: unknown key 'colour'"
