@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -13,6 +14,16 @@
 
 static bool to_syslog, info_to_stderr;
 static enum verbosity verbosity;
+
+/* Warnings about the config and the kernel command line, while held. */
+static struct {
+        struct held {
+                int priority;
+                char *msg;
+        } *held;
+        size_t n;
+        bool hold, shown;
+} warnings;
 
 void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v) {
         to_syslog = use_syslog;
@@ -124,6 +135,53 @@ void log_msg(int priority, const char *fmt, ...) {
         va_end(ap);
 }
 
+void log_hold_warnings(bool hold) {
+        warnings.hold = hold;
+}
+
+void log_warning(int priority, const char *fmt, ...) {
+        char msg[1536];
+        struct held *h;
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        if (!warnings.hold) {
+                log_msg(priority, "%s", msg);
+                return;
+        }
+        /* Without memory a warning is lost, never the run. */
+        h = realloc(warnings.held, (warnings.n + 1) * sizeof(*h));
+        if (!h)
+                return;
+        warnings.held = h;
+        h[warnings.n].priority = priority;
+        if ((h[warnings.n].msg = strdup(msg)))
+                warnings.n++;
+}
+
+void log_show_warnings(void) {
+        size_t shown = warnings.n <= LOG_WARNINGS_SHOWN + 1 ? warnings.n : LOG_WARNINGS_SHOWN;
+
+        if (warnings.shown)
+                return;
+        warnings.shown = true;
+        for (size_t i = 0; i < shown; i++)
+                log_msg(warnings.held[i].priority, "%s", warnings.held[i].msg);
+        if (shown < warnings.n)
+                log_msg(LOG_WARNING, "%zu more warnings not shown (hyperv-scheduler --dry-run "
+                                     "shows them all)", warnings.n - shown);
+}
+
+void log_free_warnings(void) {
+        for (size_t i = 0; i < warnings.n; i++)
+                free(warnings.held[i].msg);
+        free(warnings.held);
+        warnings.held = NULL;
+        warnings.n = 0;
+}
+
 int log_write_stdout(const char *text, size_t len) {
         fflush(stdout);
         while (len > 0) {
@@ -155,4 +213,8 @@ int log_close_stdout(void) {
                 return 0;
         log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(error ? error : EIO));
         return -1;
+}
+
+int log_stderr_failed(void) {
+        return ferror(stderr) ? -1 : 0;
 }

@@ -136,9 +136,11 @@ static void fill_standard_fds(void) {
                 }
 }
 
-/* Whatever else failed, output that did not reach stdout fails the run. */
+/* Whatever else failed, output that did not reach stdout or stderr fails the run. */
 static int finish(int status) {
-        if (log_close_stdout() < 0 && status == EXIT_OK)
+        bool lost = log_close_stdout() < 0;
+
+        if ((lost || log_stderr_failed() < 0) && status == EXIT_OK)
                 return EXIT_FAILED;
         return status;
 }

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <libudev.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,64 +50,15 @@ static bool wants_all_facts(const struct run_options *o) {
         return o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
 }
 
-/* Warnings about the config and the kernel command line. Under udev they are held and logged
- * only with an event that changes its disk, or that an unreadable config keeps from changing:
- * a line for every disk at every boot, where nothing happens, would be noise. */
-static struct {
-        struct held {
-                int priority;
-                char *msg;
-        } *held;
-        size_t n;
-        bool hold, shown;
-} warnings;
-
-__attribute__((format(printf, 2, 3)))
-static void warning(int priority, const char *fmt, ...) {
-        char msg[CONFIG_PATH_SHOWN + 512];
-        struct held *h;
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        if (!warnings.hold) {
-                log_msg(priority, "%s", msg);
-                return;
-        }
-        /* Without memory a warning is lost, never the run. */
-        h = realloc(warnings.held, (warnings.n + 1) * sizeof(*h));
-        if (!h)
-                return;
-        warnings.held = h;
-        h[warnings.n].priority = priority;
-        if ((h[warnings.n].msg = strdup(msg)))
-                warnings.n++;
-}
-
-static void show_warnings(void) {
-        if (warnings.shown)
-                return;
-        warnings.shown = true;
-        for (size_t i = 0; i < warnings.n; i++)
-                log_msg(warnings.held[i].priority, "%s", warnings.held[i].msg);
-}
-
-static void free_warnings(void) {
-        for (size_t i = 0; i < warnings.n; i++)
-                free(warnings.held[i].msg);
-        free(warnings.held);
-}
-
 static void warn_config(void *userdata, const char *path, unsigned line, const char *msg) {
         char shown[CONFIG_PATH_SHOWN];
 
         (void) userdata;
         escape_text(path, strlen(path), shown, sizeof(shown));
         if (line)
-                warning(LOG_WARNING, "%s:%u: %s", shown, line, msg);
+                log_warning(LOG_WARNING, "%s:%u: %s", shown, line, msg);
         else
-                warning(LOG_ERR, "%s, nothing is changed", msg);
+                log_warning(LOG_ERR, "%s, nothing is changed", msg);
 }
 
 /* The kernel command line, whole up to CMDLINE_MAX; NULL when there is none. *cut is set when
@@ -142,21 +92,21 @@ static void load_config(const struct run_options *o, bool report, struct config 
         config_load(c, o->config_path, warn_config, NULL);
         if (!c->found && o->config_named) {
                 escape_text(o->config_path, strlen(o->config_path), shown, sizeof(shown));
-                warning(LOG_WARNING, "cannot open '%s': %s, defaults apply", shown,
+                log_warning(LOG_WARNING, "cannot open '%s': %s, defaults apply", shown,
                         strerror(ENOENT));
         }
         cmdline = read_cmdline(small, sizeof(small), &big, &cut);
         if (!cmdline)
                 return;
         if (cut)
-                warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
+                log_warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
                                      "only the parameters in its first 1 MiB count");
         /* Only a report notes elevator=: no second pass over the command line per event. */
         if (report)
                 c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
-                warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
+                log_warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
                                      "is not auto, always or off, the configured mode applies");
         else if (r > 0) {
                 c->mode = m;
@@ -247,12 +197,12 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 }
         }
         if (dd->decision == DECISION_CHANGE && !o->dry_run) {
-                /* What was held back under udev now matters: this disk would change. */
-                show_warnings();
                 if (c->unreadable)
                         worsen(res, EXIT_FAILED);
                 else
                         write_disk(o, dev, d, res);
+                /* What was held back under udev now matters: this disk would change. */
+                log_show_warnings();
         } else if (dd->decision == DECISION_SKIP)
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
         else if (dd->decision == DECISION_ALREADY)
@@ -367,7 +317,7 @@ static int print_report(bool json, const struct report *r) {
 
 enum exit_status run(const struct run_options *o) {
         bool report = o->dry_run || o->json;
-        bool full = wants_all_facts(o);
+        bool full = wants_all_facts(o), hold;
         struct results res = { 0 };
         struct machine m = { 0 };
         struct config c;
@@ -386,24 +336,25 @@ enum exit_status run(const struct run_options *o) {
                 }
         }
 
-        warnings.hold = o->under_udev && !o->dry_run;
+        hold = o->under_udev && !o->dry_run;
+        log_hold_warnings(hold);
         load_config(o, report, &c);
-        if (c.unreadable && !warnings.hold)
+        if (c.unreadable && !hold)
                 worsen(&res, EXIT_FAILED);
         /* Without a report to show, there is nothing left to do. */
         if (c.unreadable && !report && !o->under_udev) {
-                free_warnings();
+                log_free_warnings();
                 return res.status;
         }
         if (o->under_udev && c.mode == MODE_OFF && !report) {
                 log_msg(LOG_DEBUG, "mode off: nothing to do");
-                free_warnings();
+                log_free_warnings();
                 return EXIT_OK;
         }
         udev = udev_new();
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
-                free_warnings();
+                log_free_warnings();
                 return EXIT_FAILED;
         }
         /* The headline of a report names the machine, whatever the disks need. */
@@ -441,6 +392,6 @@ enum exit_status run(const struct run_options *o) {
         }
         free(res.disks);
         udev_unref(udev);
-        free_warnings();
+        log_free_warnings();
         return res.status;
 }

@@ -8,6 +8,7 @@
 
 full() { "$@" >/dev/full; }
 closed() { "$@" >&-; }
+full_stderr() { "$@" 2>/dev/full; }
 # "${log_ns[@]}" syslog|kmsg COMMAND...: COMMAND over a private /dev; stdout says what
 # reached /dev/log (with syslog: a listener holds it) and /dev/kmsg (a plain file), then the
 # exit status (tests/dev-log). An array, to run inside `on` too.
@@ -133,6 +134,10 @@ if need_tree "fake guests"; then
         check "the change line to /dev/full: exit 1" -- exits 1 full readback "$work/on-none" -c "$conf" sda
         check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: No space left on device"
         cp "$work/sda_sched" "$sda_sched"
+        check "--json, the change line to a standard error that fails: exit 1" -- \
+                exits 1 full_stderr readback "$work/on-none" -c "$conf" --json sda
+        check "  the report still on stdout" -- json_is "d['devices'][0]['action']" changed
+        cp "$work/sda_sched" "$sda_sched"
 
         # A config that exists but cannot be read whole changes nothing, even where the
         # defaults would: here mode auto changes sda.
@@ -168,8 +173,8 @@ if need_tree "fake guests"; then
                 check "  nothing is logged" -- stdout_is "exit 0"
                 check "under udev, a bad line and a disk that changes: exit 0" -- \
                         exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev sda
-                check "  the warning comes with the change" -- stdout_is "syslog <28> $bad:1: unknown key 'colour'
-syslog <30> sda: mq-deadline -> none
+                check "  the warning comes after the change" -- stdout_is "syslog <30> sda: mq-deadline -> none
+syslog <28> $bad:1: unknown key 'colour'
 exit 0"
                 cp "$work/sda_sched" "$sda_sched"
 
@@ -181,6 +186,19 @@ exit 0"
                         exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$many" --udev sda
                 check "  the helper's exit 0" -- stdout_has "exit 0"
                 check "  the disk is written" -- is "sda's scheduler file, first line" "$(head -n 1 "$sda_sched")" none
+                cp "$work/sda_sched" "$sda_sched"
+                # /dev/kmsg lets a writer put 10 lines before it throttles: the change first,
+                # then the first 5 warnings and a count.
+                check "under udev without a syslog, 15 bad lines and a disk that changes: exit 0" -- \
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" kmsg "$TESTFACTS" -c "$many" --udev sda
+                check "  the change first, then 5 warnings and how many more" -- stdout_is "kmsg <30> sda: mq-deadline -> none
+kmsg <28> $many:1: unknown key 'colour1'
+kmsg <28> $many:2: unknown key 'colour2'
+kmsg <28> $many:3: unknown key 'colour3'
+kmsg <28> $many:4: unknown key 'colour4'
+kmsg <28> $many:5: unknown key 'colour5'
+kmsg <28> 10 more warnings not shown (hyperv-scheduler --dry-run shows them all)
+exit 0"
                 cp "$work/sda_sched" "$sda_sched"
                 check "under udev, a syslog queue already full: exit 0, at once" -- \
                         exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog-full timeout 10 "$TESTFACTS" -c "$bad" --udev sda
