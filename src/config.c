@@ -266,6 +266,28 @@ static const char *cmdline_last(const char *cmdline, const char *key, size_t *le
         return last;
 }
 
+/* Where the parameter at p ends, as next_arg() ends it: at the first blank outside double
+ * quotes, or at the end. */
+static const char *param_end(const char *p) {
+        bool in_quote = false;
+
+        for (; *p && (in_quote || !kernel_space(*p)); p++)
+                if (*p == '"')
+                        in_quote = !in_quote;
+        return p;
+}
+
+size_t cmdline_cut(const char *cmdline, size_t max) {
+        const char *p;
+
+        if (strnlen(cmdline, max + 1) <= max)
+                return strlen(cmdline);
+        for (p = skip_kernel_spaces(cmdline); *p; p = skip_kernel_spaces(param_end(p)))
+                if ((size_t) (param_end(p) - cmdline) > max)
+                        break;
+        return (size_t) (p - cmdline) < max ? (size_t) (p - cmdline) : max;
+}
+
 int cmdline_mode(const char *cmdline, enum mode *mode) {
         size_t len = 0;
         const char *last = cmdline_last(cmdline, "hyperv_scheduler", &len);

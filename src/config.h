@@ -51,6 +51,11 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
  * mode: then the command line overrides nothing, whatever earlier values said. */
 int cmdline_mode(const char *cmdline, enum mode *mode);
 
+/* The length of the longest start of cmdline, at most max bytes, that splits no parameter as
+ * the kernel splits them: a parameter ends at a blank (the kernel's isspace()) outside double
+ * quotes, so one that ends exactly at max is whole. cmdline, terminated, may run on past max. */
+size_t cmdline_cut(const char *cmdline, size_t max);
+
 /* Whether a kernel command line has elevator=: since Linux 5.0 (the legacy block layer gone)
  * the kernel ignores it and only warns, but guides still tell Hyper-V users to add it. */
 bool cmdline_has_elevator(const char *cmdline);

@@ -39,7 +39,7 @@ static void gather_cpuid(struct machine_facts *f, bool full) {
  * says it could not read it and falls back on VMBus and DMI. */
 static void gather_fadt(struct machine_facts *f) {
         char buf[4096 + 1];
-        long len = read_file_bounded(FADT_PATH, buf, sizeof(buf));
+        long len = read_file_typed(FADT_PATH, buf, sizeof(buf), &f->fadt.type);
 
         if (len < 0) {
                 f->fadt.result = FADT_UNREAD;

@@ -15,12 +15,6 @@
 #include "report.h"
 #include "util.h"
 
-/* /proc/cmdline: COMMAND_LINE_SIZE is 2048 bytes on x86 and arm64, but bootconfig appends
- * its parameters, rendered from up to 32 KiB of data (XBC_DATA_MAX) with each key's whole path.
- * What fits on the stack is read there; a longer one is read again up to CMDLINE_MAX. */
-#define CMDLINE_SMALL 8192
-#define CMDLINE_MAX   (1024 * 1024)
-
 struct results {
         struct disk_result *disks;
         size_t n, allocated;
@@ -59,28 +53,6 @@ static void warn_config(void *userdata, const char *path, unsigned line, const c
                 log_warning(LOG_WARNING, "%s:%u: %s", shown, line, msg);
         else
                 log_warning(LOG_ERR, "%s, nothing is changed", msg);
-}
-
-/* The kernel command line, whole up to CMDLINE_MAX; NULL when there is none. *cut is set when
- * it is longer: then it ends before the parameter the bound split. */
-static char *read_cmdline(char *small, size_t size, char **big, bool *cut) {
-        long len = read_file_bounded("/proc/cmdline", small, size);
-
-        *cut = false;
-        if (len >= 0)
-                return small;
-        if (len != -EFBIG || !(*big = malloc(CMDLINE_MAX + 1)))
-                return NULL;
-        len = read_file_bounded("/proc/cmdline", *big, CMDLINE_MAX + 1);
-        if (len == -EFBIG) {
-                *cut = true;
-                (*big)[strcspn(*big, "\n")] = '\0';
-                for (char *p = *big + strlen(*big); p > *big && !strchr(" \t", p[-1]);)
-                        *--p = '\0';
-        } else if (len < 0) {
-                return NULL;
-        }
-        return *big;
 }
 
 static void load_config(const struct run_options *o, bool report, struct config *c) {

@@ -23,7 +23,7 @@ enum write_result {
 struct write_outcome {
         enum write_result result;
         int error;             /* positive errno of the write, or of the read-back; else 0 */
-        unsigned type;         /* with error READ_NOT_REGULAR: the st_mode of what was read back */
+        unsigned type;         /* not 0: the st_mode of a read-back that is no regular file */
         bool read_back;        /* the write went through and its read-back was tried */
         struct sched_list now; /* the read-back; n == 0 when it is not a list */
         char readback[64];     /* the read-back as text, escaped for a message */

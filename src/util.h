@@ -8,14 +8,10 @@
 /* Copies at most size-1 bytes and always terminates; returns false when src did not fit. */
 bool copy_string(char *dst, const char *src, size_t size);
 
-/* Not an errno: what read_file_typed() returns, negated, for a path that is neither a regular
- * file nor a directory; file_type_name() says what it is. Outside the E* names <errno.h> owns:
- * newer kernel headers (unstable's linux-libc-dev 7.2) define EFTYPE as 134. */
-#define READ_NOT_REGULAR 4096
-
 /* "a FIFO, not a regular file", ... for an st_mode. */
 const char *file_type_name(unsigned mode);
-/* What a read failed on, for a message: strerror(), or for READ_NOT_REGULAR what the file is. */
+/* What a read failed on, for a message: for a file that is not a regular one (type, its st_mode,
+ * not 0) what it is, else strerror(error). */
 const char *read_error_text(int error, unsigned type);
 
 /* Makes untrusted text safe to print in one line: printable ASCII stays, everything else

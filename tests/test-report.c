@@ -65,7 +65,7 @@ static const struct {
           "'[mq-deadline] none\\n'" },
         { { .result = WRITE_NOT_KEPT, .error = EIO },
           "cannot read back '" SYSPATH "/queue/scheduler': Input/output error" },
-        { { .result = WRITE_NOT_KEPT, .error = READ_NOT_REGULAR, .type = S_IFIFO },
+        { { .result = WRITE_NOT_KEPT, .error = EBADFD, .type = S_IFIFO },
           "cannot read back '" SYSPATH "/queue/scheduler': a FIFO, not a regular file" },
         { { .result = WRITE_CHANGED }, "" },
 };

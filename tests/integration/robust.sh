@@ -31,6 +31,14 @@ check "  the report says it shows the defaults" -- \
         stdout_has "config $fifo (cannot be read: the defaults shown, nothing is changed)"
 check "a FIFO as the config under udev: exit 0, at once" -- \
         exits 0 timeout 10 "$HELPER" -c "$fifo" --udev nosuchdisk0
+sock=$work/sock.conf
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
+check "a socket as the config file: exit 1" -- exits 1 "$HELPER" -c "$sock" --all
+check "  names what it is" -- \
+        stderr_is "hyperv-scheduler: cannot read '$sock': a socket, not a regular file, nothing is changed"
+check "a device as the config file: exit 1" -- exits 1 "$HELPER" -c /dev/zero --all
+check "  names what it is" -- \
+        stderr_is "hyperv-scheduler: cannot read '/dev/zero': a character device, not a regular file, nothing is changed"
 check "/dev/null as the config is an empty file: exit 0" -- exits 0 "$HELPER" -c /dev/null --dry-run
 check "  and no message" -- stderr_is ""
 
@@ -239,6 +247,19 @@ if need_mounts "a long kernel command line" /proc && [ -e /proc/cmdline ]; then
         check "  its first 1 MiB counts" -- json_is "d['policy']['mode']" off
         check "  and it says it was cut" -- stderr_is \
                 "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        # The parameter that ends exactly at the 1 MiB mark is whole: it counts.
+        last=hyperv_scheduler=always
+        { printf 'hyperv_scheduler=off'; head -c $((1048576 - 20 - ${#last})) /dev/zero | tr '\0' ' '; printf '%s x\n' "$last"; } >"$work/cmdline"
+        check "a command line over 1 MiB, a parameter ending at 1 MiB: exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  that parameter counts" -- json_is "d['policy']['mode']" always
+        check "  and it says the rest was cut" -- stderr_is \
+                "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        { printf 'hyperv_scheduler=off'; head -c $((1048576 - 20 - ${#last})) /dev/zero | tr '\0' ' '; printf '%s\n' "$last"; } >"$work/cmdline"
+        check "a command line of 1 MiB and its newline: exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  its last parameter counts" -- json_is "d['policy']['mode']" always
+        check "  and nothing was cut" -- stderr_is ""
 fi
 
 finish
