@@ -72,7 +72,7 @@ tests/unit: $(TEST_OBJS) $(PURE_OBJS) $(FILE_OBJS)
 TESTFACTS_OBJS := tests/testfacts.o tests/cpuid-file.o
 
 tests/hyperv-scheduler-testfacts: $(TESTFACTS_OBJS) $(filter-out src/cpuregs.o,$(OBJS))
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -o $@ $^ $(UDEV_LIBS)
 
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules

@@ -147,8 +147,6 @@ void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
         }
 }
 
-long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type) = read_file_typed;
-
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
         char path[PATH_MAX], text[256];
         unsigned type = 0;
@@ -174,7 +172,7 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
             (int) sizeof(path))
                 len = -ENAMETOOLONG;
         else
-                len = disk_read_back(path, text, sizeof(text), &type);
+                len = read_file_typed(path, text, sizeof(text), &type);
         out->read_back = true;
         /* Gone between the write and the read-back: as gone before the write. */
         if (len == -ENOENT || len == -ENODEV) {

@@ -36,7 +36,6 @@ int disk_hw_queues(struct udev_device *dev);
 /* What can explain one hardware queue on a storvsc disk. Only the report asks. */
 void disk_queue_facts(struct udev_device *dev, struct queue_facts *q);
 
-/* Writes target to queue/scheduler and reads the file again, through disk_read_back: the test
- * build can point it elsewhere (tests/README.md). */
-extern long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type);
+/* Writes target to queue/scheduler and reads the file again with read_file_typed(), which the
+ * test build wraps at link time to read another file (tests/README.md). */
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out);
