@@ -30,7 +30,7 @@ void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event)
 bool disk_on_vmbus(struct udev_device *dev);
 
 /* Number of hardware queues (mq/ entries): 1 is where the kernel defaults to mq-deadline.
- * -1 when unknown. Only the report asks. */
+ * A negative errno when unknown. Only the report asks. */
 int disk_hw_queues(struct udev_device *dev);
 
 /* What can explain one hardware queue on a storvsc disk. Only the report asks. */

@@ -43,7 +43,7 @@ static void gather_fadt(struct machine_facts *f) {
 
         if (len < 0) {
                 f->fadt.result = FADT_UNREAD;
-                f->fadt.error = (int) -len;
+                f->fadt.error = (int) len;
                 return;
         }
         fadt_parse((const unsigned char *) buf, (size_t) len, &f->fadt);

@@ -100,7 +100,7 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
         c->found = true;
         if (len < 0) {
                 snprintf(msg, sizeof(msg), "cannot read '%s': %s%s", shown,
-                         read_error_text((int) -len, type),
+                         read_error_text((int) len, type),
                          len == -EFBIG ? " (more than 64 KiB)" : "");
                 c->unreadable = true;
         } else if (memchr(text, '\0', (size_t) len)) {

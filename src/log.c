@@ -46,25 +46,26 @@ static bool wanted(int priority) {
 /* The syslog socket, connected and non-blocking: glibc's syslog() blocks while the daemon's
  * queue is full (10 datagrams), and udevd would kill the helper at its event timeout with the
  * disk unwritten. What cannot be sent at once is dropped. Same socket types as glibc's openlog();
- * -1 when nothing listens on /dev/log. */
+ * a negative errno when nothing listens on /dev/log. */
 static int syslog_connect(bool *stream) {
         static const struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
         static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
 
         for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-                int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+                int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), r;
 
                 if (fd < 0)
-                        return -1;
+                        return -errno;
                 if (connect(fd, (const struct sockaddr *) &addr, sizeof(addr)) == 0) {
                         *stream = types[i] == SOCK_STREAM;
                         return fd;
                 }
+                r = -errno;
                 close(fd);
-                if (errno != EPROTOTYPE)
-                        return -1;
+                if (r != -EPROTOTYPE)
+                        return r;
         }
-        return -1;
+        return -EPROTOTYPE;
 }
 
 /* "Mmm dd hh:mm:ss ", the RFC 3164 time stamp glibc's syslog() sends, in local time. */
@@ -190,9 +191,10 @@ int log_write_stdout(const char *text, size_t len) {
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n <= 0) {
-                        log_msg(LOG_ERR, "cannot write to standard output: %s",
-                                strerror(n < 0 ? errno : EIO));
-                        return -1;
+                        int r = n < 0 ? -errno : -EIO;
+
+                        log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(-r));
+                        return r;
                 }
                 text += n;
                 len -= (size_t) n;
@@ -202,19 +204,19 @@ int log_write_stdout(const char *text, size_t len) {
 
 int log_close_stdout(void) {
         bool failed = ferror(stdout) != 0, pending = __fpending(stdout) != 0;
-        int error = 0;
+        int r = -EIO;
 
         /* As gnulib's close_stdout(): a stdout that was closed and never written to is fine. */
         if (fclose(stdout) != 0 && (failed || pending || errno != EBADF)) {
                 failed = true;
-                error = errno;
+                r = errno ? -errno : -EIO;
         }
         if (!failed)
                 return 0;
-        log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(error ? error : EIO));
-        return -1;
+        log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(-r));
+        return r;
 }
 
 int log_stderr_failed(void) {
-        return ferror(stderr) ? -1 : 0;
+        return ferror(stderr) ? -EIO : 0;
 }

@@ -34,12 +34,12 @@ void log_show_warnings(void);
 void log_free_warnings(void);
 
 /* Writes text to stdout whole, past stdio, so that a failure names its own errno. Returns 0,
- * or -1 after logging why. */
+ * or a negative errno after logging why. */
 int log_write_stdout(const char *text, size_t len);
 
 /* Closes stdout and checks that it took everything written to it, as gnulib's close_stdout().
- * Returns 0, or -1 after logging why. */
+ * Returns 0, or a negative errno after logging why. */
 int log_close_stdout(void);
 
-/* -1 when a write to stderr failed: that output is lost, and the run fails as for stdout. */
+/* -EIO when a write to stderr failed: that output is lost, and the run fails as for stdout. */
 int log_stderr_failed(void);

@@ -49,7 +49,7 @@ static void help(void) {
                DEFAULT_CONFIG);
 }
 
-/* Returns <0 on a usage error, 0 to exit successfully now, 1 to go on. */
+/* Returns -EINVAL on a usage error, 0 to exit successfully now, 1 to go on. */
 static int parse_argv(int argc, char *argv[]) {
         static const struct option options[] = {
                 { "all", no_argument, NULL, 'a' },
@@ -96,12 +96,12 @@ static int parse_argv(int argc, char *argv[]) {
                         printf("hyperv-scheduler %s\n", VERSION);
                         return 0;
                 default:
-                        return -1;
+                        return -EINVAL;
                 }
 
         if (arg_all && optind < argc) {
                 fprintf(stderr, "hyperv-scheduler: --all and device names exclude each other\n");
-                return -1;
+                return -EINVAL;
         }
         /* Without a device or --all there is nothing to apply to: report instead. */
         if (!arg_all && optind == argc)

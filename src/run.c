@@ -210,7 +210,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                 log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", arg);
                 return;
         }
-        report_lookup_error(msg, sizeof(msg), arg, -r);
+        report_lookup_error(msg, sizeof(msg), arg, r);
         log_msg(LOG_ERR, "%s", msg);
         worsen(res, EXIT_USAGE);
 }
@@ -230,7 +230,7 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
         if (r < 0) {
                 char msg[160];
 
-                report_enumerate_error(msg, sizeof(msg), -r);
+                report_enumerate_error(msg, sizeof(msg), r);
                 log_msg(LOG_ERR, "%s", msg);
                 worsen(res, EXIT_FAILED);
                 udev_enumerate_unref(e);
@@ -262,7 +262,7 @@ static int by_name(const void *a, const void *b) {
 }
 
 /* The report is built in memory and written whole: it can be long, and a stdio buffer that
- * fails half-way loses the errno. Returns 0, or -1 after logging why. */
+ * fails half-way loses the errno. Returns 0, or a negative errno after logging why. */
 static int print_report(bool json, const struct report *r) {
         char *text = NULL;
         size_t len = 0;
@@ -270,16 +270,17 @@ static int print_report(bool json, const struct report *r) {
         int ret;
 
         if (!f) {
-                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
-                return -1;
+                ret = -errno;
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(-ret));
+                return ret;
         }
         if (json)
                 report_json(f, r);
         else
                 report_text(f, r);
         if (fclose(f) != 0) {
-                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
-                ret = -1;
+                ret = -errno;
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(-ret));
         } else {
                 ret = log_write_stdout(text, len);
         }
@@ -287,15 +288,8 @@ static int print_report(bool json, const struct report *r) {
         return ret;
 }
 
-enum exit_status run(const struct run_options *o) {
-        bool report = o->dry_run || o->json;
-        bool full = wants_all_facts(o), hold;
-        struct results res = { 0 };
-        struct machine m = { 0 };
-        struct config c;
-        struct udev *udev;
-
-        /* Every name is checked before anything is read or written. */
+/* Every name is checked before anything is read or written. */
+static bool names_valid(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
                 enum devname_kind kind;
                 const char *why;
@@ -304,30 +298,58 @@ enum exit_status run(const struct run_options *o) {
                 if (devname_check(o->devices[i], &kind, &why) < 0) {
                         report_name_error(msg, sizeof(msg), o->devices[i], why);
                         log_msg(LOG_ERR, "%s", msg);
-                        return EXIT_USAGE;
+                        return false;
                 }
         }
+        return true;
+}
 
-        hold = o->under_udev && !o->dry_run;
+static int show_report(const struct run_options *o, const struct machine *m,
+                       const struct config *c, struct results *res) {
+        struct report r = {
+                .verdict = &m->verdict,
+                .config = c,
+                .config_path = o->config_path,
+                .disks = res->disks,
+                .n_disks = res->n,
+                /* Named disks are always shown; -v and JSON show every one. */
+                .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
+                .udev_checked = o->dry_run,
+                .udev_running = udev_running(),
+        };
+
+        /* qsort's array must not be NULL, even for no element. */
+        if (o->n_devices == 0 && res->n > 0)
+                qsort(res->disks, res->n, sizeof(res->disks[0]), by_name);
+        return print_report(o->json, &r);
+}
+
+enum exit_status run(const struct run_options *o) {
+        bool report = o->dry_run || o->json, full = wants_all_facts(o);
+        bool hold = o->under_udev && !o->dry_run;
+        struct results res = { 0 };
+        struct machine m = { 0 };
+        struct udev *udev = NULL;
+        struct config c;
+
+        if (!names_valid(o))
+                return EXIT_USAGE;
         log_hold_warnings(hold);
         load_config(o, report, &c);
         if (c.unreadable && !hold)
                 worsen(&res, EXIT_FAILED);
         /* Without a report to show, there is nothing left to do. */
-        if (c.unreadable && !report && !o->under_udev) {
-                log_free_warnings();
-                return res.status;
-        }
+        if (c.unreadable && !report && !o->under_udev)
+                goto out;
         if (o->under_udev && c.mode == MODE_OFF && !report) {
                 log_msg(LOG_DEBUG, "mode off: nothing to do");
-                log_free_warnings();
-                return EXIT_OK;
+                goto out;
         }
         udev = udev_new();
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
-                log_free_warnings();
-                return EXIT_FAILED;
+                worsen(&res, EXIT_FAILED);
+                goto out;
         }
         /* The headline of a report names the machine, whatever the disks need. */
         if (report)
@@ -342,26 +364,9 @@ enum exit_status run(const struct run_options *o) {
                 devname_check(o->devices[i], &kind, &why);
                 handle_named(o, udev, &c, &m, o->devices[i], kind, &res);
         }
-
-        if (report) {
-                struct report r = {
-                        .verdict = &m.verdict,
-                        .config = &c,
-                        .config_path = o->config_path,
-                        .disks = res.disks,
-                        .n_disks = res.n,
-                        /* Named disks are always shown; -v and JSON show every one. */
-                        .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
-                        .udev_checked = o->dry_run,
-                        .udev_running = udev_running(),
-                };
-
-                /* qsort's array must not be NULL, even for no element. */
-                if (o->n_devices == 0 && res.n > 0)
-                        qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
-                if (print_report(o->json, &r) < 0)
-                        worsen(&res, EXIT_FAILED);
-        }
+        if (report && show_report(o, &m, &c, &res) < 0)
+                worsen(&res, EXIT_FAILED);
+out:
         free(res.disks);
         udev_unref(udev);
         log_free_warnings();

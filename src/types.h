@@ -22,7 +22,7 @@ enum write_result {
 
 struct write_outcome {
         enum write_result result;
-        int error;             /* positive errno of the write, or of the read-back; else 0 */
+        int error;             /* negative errno of the write, or of the read-back; else 0 */
         unsigned type;         /* not 0: the st_mode of a read-back that is no regular file */
         bool read_back;        /* the write went through and its read-back was tried */
         struct sched_list now; /* the read-back; n == 0 when it is not a list */

@@ -36,7 +36,7 @@ const char *file_type_name(unsigned mode) {
 }
 
 const char *read_error_text(int error, unsigned type) {
-        return type ? file_type_name(type) : strerror(error);
+        return type ? file_type_name(type) : strerror(-error);
 }
 
 void escape_text(const char *in, size_t len, char *out, size_t size) {

@@ -11,7 +11,7 @@ bool copy_string(char *dst, const char *src, size_t size);
 /* "a FIFO, not a regular file", ... for an st_mode. */
 const char *file_type_name(unsigned mode);
 /* What a read failed on, for a message: for a file that is not a regular one (type, its st_mode,
- * not 0) what it is, else strerror(error). */
+ * not 0) what it is, else strerror(-error). */
 const char *read_error_text(int error, unsigned type);
 
 /* Makes untrusted text safe to print in one line: printable ASCII stays, everything else

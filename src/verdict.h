@@ -28,7 +28,7 @@ enum fadt_result {
 
 struct fadt_facts {
         enum fadt_result result;
-        int error;         /* FADT_UNREAD: positive errno of the read, 0 when not tried */
+        int error;         /* FADT_UNREAD: negative errno of the read, 0 when not tried */
         unsigned type;     /* FADT_UNREAD: not 0, the st_mode of what is no regular file */
         bool foreign;      /* FADT_NOT_HYPERV: no FADT at all, revision means nothing */
         unsigned revision; /* FADT_HYPERV, FADT_NOT_HYPERV */

@@ -85,7 +85,7 @@ static void load_machine(void) {
                 die("cannot read CPUID: HYPERV_SCHEDULER_TEST_CPUID is not set");
         len = __real_read_file_typed(path, text, sizeof(text), &type);
         if (len < 0)
-                die("cannot read '%s': %s", path, read_error_text((int) -len, type));
+                die("cannot read '%s': %s", path, read_error_text((int) len, type));
         if (cpuid_file_parse(text, (size_t) len, &machine, &line, why) < 0)
                 die("cannot parse '%s': line %u: %s", path, line, why);
         atexit(write_log);
