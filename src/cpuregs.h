@@ -6,7 +6,8 @@
 
 #include "types.h"
 
-/* True on x86, where CPUID exists; false elsewhere (arm64 decides from VMBus and DMI). */
+/* True on x86, where CPUID exists; false elsewhere: arm64 decides from the ACPI FADT first, then
+ * VMBus and DMI. */
 bool cpuid_supported(void);
 
 /* Executes CPUID for leaf (subleaf 0). All zero where CPUID is not supported. */

@@ -26,7 +26,7 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
  * udev passes them to the programs an event runs: only for the event's own device. */
 void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event);
 
-/* Whether an ancestor of the device is on the vmbus bus: the dearest read, a walk up the tree. */
+/* Whether an ancestor of the device is on the vmbus bus: the costliest read, a walk up the tree. */
 bool disk_on_vmbus(struct udev_device *dev);
 
 /* Number of hardware queues (mq/ entries): 1 is where the kernel defaults to mq-deadline.

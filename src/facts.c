@@ -35,8 +35,10 @@ static void gather_cpuid(struct machine_facts *f, bool full) {
         }
 }
 
-/* arm64's own signal. The table is binary and readable by root only: a report without root
- * says it could not read it and falls back on VMBus and DMI. */
+/* Without CPUID, arm64's own signal; on the other architectures without CPUID (s390x, ppc64el,
+ * riscv64), where no Hyper-V guest runs, there is no table to read. The table is binary and
+ * readable by root only: a report without root says it could not read it and falls back on
+ * VMBus and DMI. */
 static void gather_fadt(struct machine_facts *f) {
         char buf[4096 + 1];
         long len = read_file_typed(FADT_PATH, buf, sizeof(buf), &f->fadt.type);

@@ -189,8 +189,9 @@ static void guest_without_cpuid(const struct machine_facts *f, struct machine_ve
         decide_flavour(f, v);
 }
 
-/* arm64: the FADT first, as the kernel; /sys/bus/vmbus and DMI only where it cannot be read
- * (a report without root, a boot without ACPI). */
+/* Without CPUID (arm64, and s390x, ppc64el, riscv64, which have no Hyper-V): the FADT first,
+ * as arm64's kernel; /sys/bus/vmbus and DMI only where it cannot be read (a report without
+ * root, a boot without ACPI). */
 static void decide_without_cpuid(const struct machine_facts *f, struct machine_verdict *v) {
         enum dmi_field field;
         const char *vmm;
