@@ -227,6 +227,15 @@ static const char *skip_kernel_spaces(const char *p) {
         return p;
 }
 
+/* Whether text holds key and '=': a parameter named key cannot be there without them. Most command
+ * lines name no key asked for, and this costs a tenth of the split. */
+static bool mentions(const char *text, const char *key, size_t keylen) {
+        for (const char *p = text; (p = strchr(p, key[0])); p++)
+                if (strncmp(p, key, keylen) == 0 && p[keylen] == '=')
+                        return true;
+        return false;
+}
+
 /* The value of the last parameter named key (without '='), or NULL; its length in *len. Split as
  * the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux commit
  * 0ea09083116d): blanks end a parameter outside double quotes; quotes around the value, or
@@ -235,6 +244,8 @@ static const char *cmdline_last(const char *cmdline, const char *key, size_t *le
         size_t keylen = strlen(key);
         const char *p = cmdline, *last = NULL;
 
+        if (!mentions(cmdline, key, keylen))
+                return NULL;
         for (p = skip_kernel_spaces(p); *p; p = skip_kernel_spaces(p)) {
                 bool quoted = *p == '"', in_quote = quoted, value_quoted = false;
                 size_t i, equals = 0, end;
@@ -279,9 +290,12 @@ static const char *param_end(const char *p) {
 
 size_t cmdline_cut(const char *cmdline, size_t max) {
         const char *p;
+        size_t len = 0;
 
-        if (strnlen(cmdline, max + 1) <= max)
-                return strlen(cmdline);
+        while (len <= max && cmdline[len])
+                len++;
+        if (len <= max)
+                return len;
         for (p = skip_kernel_spaces(cmdline); *p; p = skip_kernel_spaces(param_end(p)))
                 if ((size_t) (param_end(p) - cmdline) > max)
                         break;

@@ -2,6 +2,7 @@
 
 #include <libudev.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cpuregs.h"
@@ -69,13 +70,15 @@ static void gather_dmi(struct machine_facts *f, struct udev *udev) {
 }
 
 void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
+        struct stat st;
+
         memset(f, 0, sizeof(*f));
         gather_cpuid(f, full);
         if (!f->has_cpuid)
                 gather_fadt(f);
         if (full || verdict_needs_dmi(f))
                 gather_dmi(f, udev);
-        f->has_vmbus = access("/sys/bus/vmbus", F_OK) == 0;
+        f->has_vmbus = stat("/sys/bus/vmbus", &st) == 0;
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,
                                       sizeof(f->osrelease)) >= 0)
                 strip(f->osrelease);

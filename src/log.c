@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -68,40 +67,36 @@ static int syslog_connect(bool *stream) {
         return -EPROTOTYPE;
 }
 
-/* "Mmm dd hh:mm:ss ", the RFC 3164 time stamp glibc's syslog() sends, in local time. */
-static int syslog_timestamp(char *buf, size_t size) {
-        static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-        time_t now = time(NULL);
-        struct tm tm;
-
-        if (!localtime_r(&now, &tm))
-                return snprintf(buf, size, "%s", "");
-        return snprintf(buf, size, "%s %2d %02d:%02d:%02d ", months[tm.tm_mon % 12], tm.tm_mday,
-                        tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
-/* Under udev: to syslog as glibc's syslog() formats it, <PRI>TIMESTAMP TAG[PID]: MESSAGE; or,
- * early in boot or in an initramfs where no syslog listens yet, to the kernel's log, in the form
- * udev's own helpers use (systemd src/basic/log.c, write_to_kmsg()). */
+/* Under udev: to syslog as glibc's syslog() formats it, <PRI>TIMESTAMP TAG[PID]: MESSAGE, with
+ * the RFC 3164 time stamp "Mmm dd hh:mm:ss" in local time; or, early in boot or in an initramfs
+ * where no syslog listens yet, to the kernel's log, in the form udev's own helpers use (systemd
+ * src/basic/log.c, write_to_kmsg()). */
 __attribute__((format(printf, 2, 0)))
 static void to_system_log(int priority, const char *fmt, va_list ap) {
-        static int fd = -2, kmsg = -2;
-        static bool stream;
-        char msg[1024];
+        static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+        static int fd, kmsg;
+        static bool opened, stream;
+        char msg[1024], stamp[32] = "";
+        time_t now;
+        struct tm tm;
         size_t len;
-        int n = 0;
+        int n;
 
-        if (fd == -2)
+        if (!opened) {
+                opened = true;
                 fd = syslog_connect(&stream);
-        if (fd < 0 && kmsg == -2)
-                kmsg = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+                if (fd < 0)
+                        kmsg = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        }
         if (fd < 0 && kmsg < 0)
                 return;
-        n = snprintf(msg, sizeof(msg), "<%d>", LOG_DAEMON | priority);
-        if (fd >= 0)
-                n += syslog_timestamp(msg + n, sizeof(msg) - (size_t) n);
-        n += snprintf(msg + n, sizeof(msg) - (size_t) n, "hyperv-scheduler[%d]: ", (int) getpid());
+        now = time(NULL);
+        if (fd >= 0 && localtime_r(&now, &tm))
+                snprintf(stamp, sizeof(stamp), "%s %2d %02d:%02d:%02d ", months[tm.tm_mon % 12],
+                         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        n = snprintf(msg, sizeof(msg), "<%d>%shyperv-scheduler[%d]: ", LOG_DAEMON | priority, stamp,
+                     (int) getpid());
         if (n < 0 || (size_t) n >= sizeof(msg))
                 return;
         vsnprintf(msg + n, sizeof(msg) - (size_t) n - 1, fmt, ap);
@@ -115,7 +110,45 @@ static void to_system_log(int priority, const char *fmt, va_list ap) {
         }
 }
 
+/* Writes all of buf to fd. Returns 0 or a negative errno. */
+static int write_all(int fd, const char *buf, size_t len) {
+        while (len > 0) {
+                ssize_t n = write(fd, buf, len);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return n < 0 ? -errno : -EIO;
+                buf += n;
+                len -= (size_t) n;
+        }
+        return 0;
+}
+
+/* Standard output and error are written with write(2), each line whole, without stdio: every
+ * write is checked where it happens, as gnulib's close_stdout() checks at exit. */
+static bool stdout_failed, stderr_failed;
+
+static void to_stderr(const char *buf, size_t len) {
+        if (write_all(STDERR_FILENO, buf, len) < 0)
+                stderr_failed = true;
+}
+
+/* The first failure on stdout is named on stderr; the run fails on it. */
+static int to_stdout(const char *buf, size_t len) {
+        int r = write_all(STDOUT_FILENO, buf, len);
+
+        if (r < 0 && !stdout_failed) {
+                stdout_failed = true;
+                log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(-r));
+        }
+        return r;
+}
+
 void log_msg(int priority, const char *fmt, ...) {
+        static const char prefix[] = "hyperv-scheduler: ";
+        char msg[4096];
+        size_t n = 0;
         va_list ap;
 
         if (!wanted(priority))
@@ -123,17 +156,22 @@ void log_msg(int priority, const char *fmt, ...) {
         va_start(ap, fmt);
         if (to_syslog) {
                 to_system_log(priority, fmt, ap);
-        } else if (priority == LOG_INFO) {
-                FILE *f = info_to_stderr ? stderr : stdout;
-
-                vfprintf(f, fmt, ap);
-                fputc('\n', f);
-        } else {
-                fputs("hyperv-scheduler: ", stderr);
-                vfprintf(stderr, fmt, ap);
-                fputc('\n', stderr);
+                va_end(ap);
+                return;
         }
+        /* The change line on its own; everything else names the program. */
+        if (priority != LOG_INFO) {
+                memcpy(msg, prefix, sizeof(prefix) - 1);
+                n = sizeof(prefix) - 1;
+        }
+        vsnprintf(msg + n, sizeof(msg) - n - 1, fmt, ap);
         va_end(ap);
+        n = strlen(msg);
+        msg[n++] = '\n';
+        if (priority == LOG_INFO && !info_to_stderr)
+                to_stdout(msg, n);
+        else
+                to_stderr(msg, n);
 }
 
 void log_hold_warnings(bool hold) {
@@ -143,6 +181,7 @@ void log_hold_warnings(bool hold) {
 void log_warning(int priority, const char *fmt, ...) {
         char msg[1536];
         struct held *h;
+        size_t len;
         va_list ap;
 
         va_start(ap, fmt);
@@ -158,8 +197,11 @@ void log_warning(int priority, const char *fmt, ...) {
                 return;
         warnings.held = h;
         h[warnings.n].priority = priority;
-        if ((h[warnings.n].msg = strdup(msg)))
+        len = strlen(msg) + 1;
+        if ((h[warnings.n].msg = malloc(len))) {
+                memcpy(h[warnings.n].msg, msg, len);
                 warnings.n++;
+        }
 }
 
 void log_show_warnings(void) {
@@ -184,39 +226,9 @@ void log_free_warnings(void) {
 }
 
 int log_write_stdout(const char *text, size_t len) {
-        fflush(stdout);
-        while (len > 0) {
-                ssize_t n = write(STDOUT_FILENO, text, len);
-
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n <= 0) {
-                        int r = n < 0 ? -errno : -EIO;
-
-                        log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(-r));
-                        return r;
-                }
-                text += n;
-                len -= (size_t) n;
-        }
-        return 0;
+        return to_stdout(text, len);
 }
 
-int log_close_stdout(void) {
-        bool failed = ferror(stdout) != 0, pending = __fpending(stdout) != 0;
-        int r = -EIO;
-
-        /* As gnulib's close_stdout(): a stdout that was closed and never written to is fine. */
-        if (fclose(stdout) != 0 && (failed || pending || errno != EBADF)) {
-                failed = true;
-                r = errno ? -errno : -EIO;
-        }
-        if (!failed)
-                return 0;
-        log_msg(LOG_ERR, "cannot write to standard output: %s", strerror(-r));
-        return r;
-}
-
-int log_stderr_failed(void) {
-        return ferror(stderr) ? -EIO : 0;
+int log_output_failed(void) {
+        return stdout_failed || stderr_failed ? -EIO : 0;
 }

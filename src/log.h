@@ -14,8 +14,9 @@ enum verbosity {
 void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v);
 
 /* LOG_ERR and LOG_WARNING go to stderr, LOG_INFO (a disk changed) to stdout, or to stderr when
- * stdout carries a report, LOG_DEBUG to stderr with --verbose; under udev all go to syslog,
- * which is opened only when needed, or to /dev/kmsg when no syslog listens on /dev/log. */
+ * stdout carries a report, LOG_DEBUG to stderr with --verbose, each line in one write(2); under
+ * udev all go to syslog, which is opened only when needed, or to /dev/kmsg when no syslog
+ * listens on /dev/log. */
 __attribute__((format(printf, 2, 3)))
 void log_msg(int priority, const char *fmt, ...);
 
@@ -33,13 +34,8 @@ void log_warning(int priority, const char *fmt, ...);
 void log_show_warnings(void);
 void log_free_warnings(void);
 
-/* Writes text to stdout whole, past stdio, so that a failure names its own errno. Returns 0,
- * or a negative errno after logging why. */
+/* Writes text to stdout whole. Returns 0, or a negative errno after logging why. */
 int log_write_stdout(const char *text, size_t len);
 
-/* Closes stdout and checks that it took everything written to it, as gnulib's close_stdout().
- * Returns 0, or a negative errno after logging why. */
-int log_close_stdout(void);
-
-/* -EIO when a write to stderr failed: that output is lost, and the run fails as for stdout. */
-int log_stderr_failed(void);
+/* -EIO when a write to stdout or stderr failed: that output is lost, and the run fails. */
+int log_output_failed(void);

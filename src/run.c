@@ -181,10 +181,16 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
 }
 
+/* Whether path's last component is name. */
+static bool names(const char *path, const char *name) {
+        size_t n = strlen(path), m = strlen(name);
+
+        return n > m && path[n - m - 1] == '/' && streq(path + n - m, name);
+}
+
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
                          struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
-        const char *base = o->event_syspath ? strrchr(o->event_syspath, '/') : NULL;
         struct udev_device *dev;
         char msg[160];
         int r;
@@ -192,7 +198,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
         /* The event's own disk: udev gave its syspath, no lookup by name is needed. A DEVPATH
          * that names nothing is no proof that the disk is gone: then the name decides. */
         r = -ENODEV;
-        if (kind == DEVNAME_KERNEL && base && streq(base + 1, arg)) {
+        if (kind == DEVNAME_KERNEL && o->event_syspath && names(o->event_syspath, arg)) {
                 r = disk_open_event(udev, o->event_syspath, &dev);
                 if (r == -ENOTBLK)
                         arg = o->event_syspath;

@@ -84,7 +84,9 @@ char *strip(char *s) {
 
         while (n > 0 && strchr(" \t\r\n", s[lead + n - 1]))
                 n--;
-        memmove(s, s + lead, n);
+        /* Forwards, byte by byte: the two overlap. */
+        for (size_t i = 0; i < n; i++)
+                s[i] = s[lead + i];
         s[n] = '\0';
         return s;
 }
