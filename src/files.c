@@ -89,7 +89,6 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
         long len;
 
         config_defaults(c);
-        escape_text(path, strlen(path), shown, sizeof(shown));
         text = malloc(CONFIG_FILE_MAX + 1);
         len = text ? read_file_typed(path, text, CONFIG_FILE_MAX + 1, &type) : -ENOMEM;
         if (len == -ENOENT) {
@@ -98,12 +97,15 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
         }
         /* Without memory it is not known whether the file exists: as if it did. */
         c->found = true;
+        /* The path is escaped only for a message: most runs have none to make. */
         if (len < 0) {
+                escape_text(path, strlen(path), shown, sizeof(shown));
                 snprintf(msg, sizeof(msg), "cannot read '%s': %s%s", shown,
                          read_error_text((int) len, type),
                          len == -EFBIG ? " (more than 64 KiB)" : "");
                 c->unreadable = true;
         } else if (memchr(text, '\0', (size_t) len)) {
+                escape_text(path, strlen(path), shown, sizeof(shown));
                 snprintf(msg, sizeof(msg), "cannot use '%s': binary file (NUL bytes)", shown);
                 c->unreadable = true;
         } else {
