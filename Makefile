@@ -96,7 +96,7 @@ install: all man
 		$(DESTDIR)$(MANDIR)/man5/hyperv-scheduler.conf.5
 
 clean:
-	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts src/*.o src/*.d tests/*.o tests/*.d \
+	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts bench/udev-floor src/*.o src/*.d tests/*.o tests/*.d \
 		rules/60-hyperv-scheduler.rules.out $(MANPAGES)
 
 .PHONY: all check install clean man dist distcheck
@@ -196,7 +196,11 @@ clean: fuzz-clean
 # them first and prints the one apt-get command that installs what is missing;
 # `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
 # cost, scaling and storm as Markdown.
-bench: hyperv-scheduler tests/hyperv-scheduler-testfacts
+# The floor beside the helper: the same flags and libraries, only udev_new() and udev_unref().
+bench/udev-floor: bench/udev-floor.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(UDEV_CFLAGS) $(LDFLAGS) -o $@ $< $(UDEV_LIBS)
+
+bench: hyperv-scheduler tests/hyperv-scheduler-testfacts bench/udev-floor
 	BENCH_INSTALL='$(BENCH_INSTALL)' bench/deps
 	@if [ -n "$$BENCH_MD" ]; then : >"$$BENCH_MD"; fi
 	bench/cost
