@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,20 +43,28 @@ static bool wanted(int priority) {
         return true;
 }
 
-/* The syslog socket, connected and non-blocking: glibc's syslog() blocks while the daemon's
- * queue is full (10 datagrams), and udevd would kill the helper at its event timeout with the
- * disk unwritten. What cannot be sent at once is dropped. Same socket types as glibc's openlog();
- * a negative errno when nothing listens on /dev/log. */
+/* glibc's syslog() waits as long as the daemon's queue is full (net.unix.max_dgram_qlen, 10
+ * unless systemd raised it): a daemon that does not drain it held the event until udevd killed
+ * the helper, the disk unwritten. A line waits at most this long for room, the time a daemon
+ * that is draining, busy with a storm of events, takes; after one that waited in vain, the rest
+ * are dropped unsent. */
+#define SYSLOG_WAIT_USEC 250000
+
+/* The syslog socket, connected, with SYSLOG_WAIT_USEC as its send timeout. Same socket types
+ * as glibc's openlog(); a negative errno when nothing listens on /dev/log. */
 static int syslog_connect(bool *stream) {
         static const struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+        static const struct timeval wait = { .tv_usec = SYSLOG_WAIT_USEC };
         static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
 
         for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-                int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC | SOCK_NONBLOCK, 0), r;
+                int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0), r;
 
                 if (fd < 0)
                         return -errno;
-                if (connect(fd, (const struct sockaddr *) &addr, sizeof(addr)) == 0) {
+                /* The timeout bounds a stream's connect() too. */
+                if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof(wait)) == 0 &&
+                    connect(fd, (const struct sockaddr *) &addr, sizeof(addr)) == 0) {
                         *stream = types[i] == SOCK_STREAM;
                         return fd;
                 }
@@ -106,7 +115,10 @@ static void to_system_log(int priority, const char *fmt, va_list ap) {
                 (void) !write(kmsg, msg, len);
         } else {
                 /* A stream carries each message with its NUL, as glibc sends it. */
-                (void) !send(fd, msg, len + stream, MSG_DONTWAIT | MSG_NOSIGNAL);
+                if (send(fd, msg, len + stream, MSG_NOSIGNAL) < 0) {
+                        close(fd);
+                        fd = kmsg = -1;
+                }
         }
 }
 
