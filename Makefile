@@ -39,10 +39,13 @@ UDEV_LIBS    := -lc $(shell $(PKG_CONFIG) --libs libudev)
 CHECK_CFLAGS  = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS    = $(shell $(PKG_CONFIG) --libs check)
 
-# Pure modules (no libudev) are shared with the unit tests and the fuzz targets.
+# Pure modules: functions of plain data (src/types.h), no I/O, so that the unit tests and the
+# fuzz targets can hand them anything. The report writes to a stream it is given.
 PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o src/report.o \
              src/devname.o src/json.o src/util.o
-IO_OBJS   := src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o
+# The files the helper reads itself: no libudev, so the unit tests link it too.
+FILE_OBJS := src/files.o
+IO_OBJS   := $(FILE_OBJS) src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
              tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
@@ -61,7 +64,7 @@ src/%.o: src/%.c
 tests/%.o: tests/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
 
-tests/unit: $(TEST_OBJS) $(PURE_OBJS)
+tests/unit: $(TEST_OBJS) $(PURE_OBJS) $(FILE_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS)
 
 # The helper with CPUID read from the file named by HYPERV_SCHEDULER_TEST_CPUID (tests/README.md):
@@ -69,7 +72,7 @@ tests/unit: $(TEST_OBJS) $(PURE_OBJS)
 TESTFACTS_OBJS := tests/testfacts.o tests/cpuid-file.o
 
 tests/hyperv-scheduler-testfacts: $(TESTFACTS_OBJS) $(filter-out src/cpuregs.o,$(OBJS))
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -o $@ $^ $(UDEV_LIBS)
 
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules
@@ -93,7 +96,7 @@ install: all man
 		$(DESTDIR)$(MANDIR)/man5/hyperv-scheduler.conf.5
 
 clean:
-	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts src/*.o src/*.d tests/*.o tests/*.d \
+	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts bench/udev-floor src/*.o src/*.d tests/*.o tests/*.d \
 		rules/60-hyperv-scheduler.rules.out $(MANPAGES)
 
 .PHONY: all check install clean man dist distcheck
@@ -193,7 +196,11 @@ clean: fuzz-clean
 # them first and prints the one apt-get command that installs what is missing;
 # `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
 # cost, scaling and storm as Markdown.
-bench: hyperv-scheduler tests/hyperv-scheduler-testfacts
+# The floor beside the helper: the same flags and libraries, only udev_new() and udev_unref().
+bench/udev-floor: bench/udev-floor.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(UDEV_CFLAGS) $(LDFLAGS) -o $@ $< $(UDEV_LIBS)
+
+bench: hyperv-scheduler tests/hyperv-scheduler-testfacts bench/udev-floor
 	BENCH_INSTALL='$(BENCH_INSTALL)' bench/deps
 	@if [ -n "$$BENCH_MD" ]; then : >"$$BENCH_MD"; fi
 	bench/cost

@@ -39,7 +39,7 @@ need_root() {
 need_built() {
 	local f
 	for f; do
-		[ -x "$f" ] || die "no $f: run 'make hyperv-scheduler tests/hyperv-scheduler-testfacts' first"
+		[ -x "$f" ] || die "no $f: run 'make hyperv-scheduler tests/hyperv-scheduler-testfacts bench/udev-floor' first"
 	done
 }
 

@@ -209,42 +209,6 @@ unsigned config_parse(struct config *c, const char *text, size_t len, const char
         return bad;
 }
 
-void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
-        char *text, msg[CONFIG_PATH_SHOWN + 128], shown[CONFIG_PATH_SHOWN];
-        unsigned type = 0;
-        long len;
-
-        config_defaults(c);
-        escape_text(path, strlen(path), shown, sizeof(shown));
-        text = malloc(CONFIG_FILE_MAX + 1);
-        len = text ? read_file_typed(path, text, CONFIG_FILE_MAX + 1, &type) : -ENOMEM;
-        if (len == -ENOENT) {
-                free(text);
-                return;
-        }
-        /* Without memory it is not known whether the file exists: as if it did. */
-        c->found = true;
-        if (len < 0) {
-                snprintf(msg, sizeof(msg), "cannot read '%s': %s%s", shown,
-                         read_error_text((int) -len, type),
-                         len == -EFBIG ? " (more than 64 KiB)" : "");
-                c->unreadable = true;
-        } else if (memchr(text, '\0', (size_t) len)) {
-                snprintf(msg, sizeof(msg), "cannot use '%s': binary file (NUL bytes)", shown);
-                c->unreadable = true;
-        } else {
-                config_parse(c, text, (size_t) len, path, warn, userdata);
-        }
-        free(text);
-        if (c->unreadable) {
-                /* Nothing of it applies, not even the lines read before the problem. */
-                config_defaults(c);
-                c->found = c->unreadable = true;
-                if (warn)
-                        warn(userdata, path, 0, msg);
-        }
-}
-
 /* The kernel's isspace() (lib/ctype.c, torvalds/linux as read for 6.18: the _S class): the C
  * locale's six and 0xa0, Latin-1's no-break space. A switch, not strchr(): it runs for every
  * byte of the command line on every event the helper is started for. */
@@ -263,6 +227,15 @@ static const char *skip_kernel_spaces(const char *p) {
         return p;
 }
 
+/* Whether text holds key and '=': a parameter named key cannot be there without them. Most command
+ * lines name no key asked for, and this costs a tenth of the split. */
+static bool mentions(const char *text, const char *key, size_t keylen) {
+        for (const char *p = text; (p = strchr(p, key[0])); p++)
+                if (strncmp(p, key, keylen) == 0 && p[keylen] == '=')
+                        return true;
+        return false;
+}
+
 /* The value of the last parameter named key (without '='), or NULL; its length in *len. Split as
  * the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux commit
  * 0ea09083116d): blanks end a parameter outside double quotes; quotes around the value, or
@@ -271,6 +244,8 @@ static const char *cmdline_last(const char *cmdline, const char *key, size_t *le
         size_t keylen = strlen(key);
         const char *p = cmdline, *last = NULL;
 
+        if (!mentions(cmdline, key, keylen))
+                return NULL;
         for (p = skip_kernel_spaces(p); *p; p = skip_kernel_spaces(p)) {
                 bool quoted = *p == '"', in_quote = quoted, value_quoted = false;
                 size_t i, equals = 0, end;
@@ -300,6 +275,31 @@ static const char *cmdline_last(const char *cmdline, const char *key, size_t *le
                 p += i + (p[i] != '\0');
         }
         return last;
+}
+
+/* Where the parameter at p ends, as next_arg() ends it: at the first blank outside double
+ * quotes, or at the end. */
+static const char *param_end(const char *p) {
+        bool in_quote = false;
+
+        for (; *p && (in_quote || !kernel_space(*p)); p++)
+                if (*p == '"')
+                        in_quote = !in_quote;
+        return p;
+}
+
+size_t cmdline_cut(const char *cmdline, size_t max) {
+        const char *p;
+        size_t len = 0;
+
+        while (len <= max && cmdline[len])
+                len++;
+        if (len <= max)
+                return len;
+        for (p = skip_kernel_spaces(cmdline); *p; p = skip_kernel_spaces(param_end(p)))
+                if ((size_t) (param_end(p) - cmdline) > max)
+                        break;
+        return (size_t) (p - cmdline) < max ? (size_t) (p - cmdline) : max;
 }
 
 int cmdline_mode(const char *cmdline, enum mode *mode) {

@@ -45,16 +45,16 @@ void config_defaults(struct config *c);
 unsigned config_parse(struct config *c, const char *text, size_t len, const char *path,
                       config_warn_fn warn, void *userdata);
 
-/* Loads path into c, defaults first. An absent file leaves the defaults and found false; one
- * that cannot be read as a whole (unreadable, not a regular file, oversized, binary, no
- * memory) is reported through warn and leaves the defaults with unreadable set. */
-void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata);
-
 /* Finds hyperv_scheduler=MODE in a kernel command line, split as the kernel splits it (quotes
  * around the value or the whole parameter); the last one given wins. Returns 1 and
  * sets *mode when found, 0 when absent, -EINVAL (mode untouched) when the last value is not a
  * mode: then the command line overrides nothing, whatever earlier values said. */
 int cmdline_mode(const char *cmdline, enum mode *mode);
+
+/* The length of the longest start of cmdline, at most max bytes, that splits no parameter as
+ * the kernel splits them: a parameter ends at a blank (the kernel's isspace()) outside double
+ * quotes, so one that ends exactly at max is whole. cmdline, terminated, may run on past max. */
+size_t cmdline_cut(const char *cmdline, size_t max);
 
 /* Whether a kernel command line has elevator=: since Linux 5.0 (the legacy block layer gone)
  * the kernel ignores it and only warns, but guides still tell Hyper-V users to add it. */

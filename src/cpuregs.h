@@ -4,11 +4,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cpuid_regs {
-        uint32_t eax, ebx, ecx, edx;
-};
+#include "types.h"
 
-/* True on x86, where CPUID exists; false elsewhere (arm64 decides from VMBus and DMI). */
+/* True on x86, where CPUID exists; false elsewhere: arm64 decides from the ACPI FADT first, then
+ * VMBus and DMI. */
 bool cpuid_supported(void);
 
 /* Executes CPUID for leaf (subleaf 0). All zero where CPUID is not supported. */

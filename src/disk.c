@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "files.h"
 #include "util.h"
 
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
@@ -88,10 +89,10 @@ int disk_hw_queues(struct udev_device *dev) {
         DIR *d;
 
         if (snprintf(path, sizeof(path), "%s/mq", udev_device_get_syspath(dev)) >= (int) sizeof(path))
-                return -1;
+                return -ENAMETOOLONG;
         d = opendir(path);
         if (!d)
-                return -1;
+                return -errno;
         while ((e = readdir(d)))
                 if (e->d_name[0] != '.')
                         n++;
@@ -102,7 +103,7 @@ int disk_hw_queues(struct udev_device *dev) {
 /* storvsc's IDE channel class (the Generation 1 fast path), as the VMBus class_id reads. */
 #define VMBUS_CLASS_IDE "{32412632-86cb-44a2-9b5c-50d1417354f5}"
 
-/* The number of CPUs in a kernel CPU list such as "0-3,8", or -1. */
+/* The number of CPUs in a kernel CPU list such as "0-3,8", or -EINVAL. */
 static int count_cpu_list(const char *s) {
         int n = 0;
 
@@ -111,17 +112,17 @@ static int count_cpu_list(const char *s) {
                 long a = strtol(s, &end, 10), b = a;
 
                 if (end == s || a < 0)
-                        return -1;
+                        return -EINVAL;
                 if (*end == '-') {
                         s = end + 1;
                         b = strtol(s, &end, 10);
                         if (end == s || b < a)
-                                return -1;
+                                return -EINVAL;
                 }
                 n += (int) (b - a + 1);
                 s = *end == ',' ? end + 1 : end;
         }
-        return n > 0 ? n : -1;
+        return n > 0 ? n : -EINVAL;
 }
 
 void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
@@ -129,6 +130,7 @@ void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
         char text[256];
         char *end;
         long v;
+        int n;
 
         memset(q, 0, sizeof(*q));
         q->present_cpus = q->max_hw_queues = -1;
@@ -136,8 +138,9 @@ void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
                 return;
         q->storvsc = true;
         q->ide = streq(udev_device_get_sysattr_value(vmbus, "class_id"), VMBUS_CLASS_IDE);
-        if (read_file_bounded("/sys/devices/system/cpu/present", text, sizeof(text)) >= 0)
-                q->present_cpus = count_cpu_list(text);
+        if (read_file_bounded("/sys/devices/system/cpu/present", text, sizeof(text)) >= 0 &&
+            (n = count_cpu_list(text)) > 0)
+                q->present_cpus = n;
         if (read_file_bounded("/sys/module/hv_storvsc/parameters/storvsc_max_hw_queues", text,
                               sizeof(text)) >= 0) {
                 v = strtol(text, &end, 10);
@@ -145,8 +148,6 @@ void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
                         q->max_hw_queues = (int) v;
         }
 }
-
-long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type) = read_file_typed;
 
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
         char path[PATH_MAX], text[256];
@@ -159,12 +160,12 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
         r = udev_device_set_sysattr_value(dev, "queue/scheduler", target);
         if (r == -ENOENT || r == -ENODEV) {
                 out->result = WRITE_VANISHED;
-                out->error = -r;
+                out->error = r;
                 return;
         }
         if (r < 0) {
                 out->result = WRITE_FAILED;
-                out->error = -r;
+                out->error = r;
                 return;
         }
         /* libudev caches the value it wrote, so it cannot tell what the kernel kept: read the
@@ -173,17 +174,17 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
             (int) sizeof(path))
                 len = -ENAMETOOLONG;
         else
-                len = disk_read_back(path, text, sizeof(text), &type);
+                len = read_file_typed(path, text, sizeof(text), &type);
         out->read_back = true;
         /* Gone between the write and the read-back: as gone before the write. */
         if (len == -ENOENT || len == -ENODEV) {
                 out->result = WRITE_VANISHED;
-                out->error = (int) -len;
+                out->error = (int) len;
                 return;
         }
         if (len < 0) {
                 out->result = WRITE_NOT_KEPT;
-                out->error = (int) -len;
+                out->error = (int) len;
                 out->type = type;
                 return;
         }

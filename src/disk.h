@@ -7,27 +7,10 @@
 #include "devname.h"
 #include "policy.h"
 #include "schedlist.h"
+#include "types.h"
 
 struct udev;
 struct udev_device;
-
-/* What became of a write: only the read-back tells, the kernel can accept a write and keep
- * nothing. */
-enum write_result {
-        WRITE_CHANGED,  /* target reads back as the current scheduler */
-        WRITE_FAILED,   /* the write failed: error */
-        WRITE_NOT_KEPT, /* written, but the read-back shows another (or error: unreadable) */
-        WRITE_VANISHED, /* the device went away before the write, or before its read-back */
-};
-
-struct write_outcome {
-        enum write_result result;
-        int error;             /* positive errno of the write, or of the read-back; else 0 */
-        unsigned type;         /* with error READ_NOT_REGULAR: the st_mode of what was read back */
-        bool read_back;        /* the write went through and its read-back was tried */
-        struct sched_list now; /* the read-back; n == 0 when it is not a list */
-        char readback[64];     /* the read-back as text, escaped for a message */
-};
 
 /* Finds the block device arg names. Returns 0, -ENODEV when there is none, -ENOTBLK when the
  * path is not a block device, or another negative errno. */
@@ -43,24 +26,16 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
  * udev passes them to the programs an event runs: only for the event's own device. */
 void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event);
 
-/* Whether an ancestor of the device is on the vmbus bus: the dearest read, a walk up the tree. */
+/* Whether an ancestor of the device is on the vmbus bus: the costliest read, a walk up the tree. */
 bool disk_on_vmbus(struct udev_device *dev);
 
 /* Number of hardware queues (mq/ entries): 1 is where the kernel defaults to mq-deadline.
- * -1 when unknown. Only the report asks. */
+ * A negative errno when unknown. Only the report asks. */
 int disk_hw_queues(struct udev_device *dev);
 
 /* What can explain one hardware queue on a storvsc disk. Only the report asks. */
-struct queue_facts {
-        bool storvsc;      /* the disk's VMBus device is bound to hv_storvsc */
-        bool ide;          /* and offered as the IDE fast path (Generation 1) */
-        int present_cpus;  /* /sys/devices/system/cpu/present, -1 when unreadable */
-        int max_hw_queues; /* hv_storvsc.storvsc_max_hw_queues, -1 when unreadable */
-};
-
 void disk_queue_facts(struct udev_device *dev, struct queue_facts *q);
 
-/* Writes target to queue/scheduler and reads the file again, through disk_read_back: the test
- * build can point it elsewhere (tests/README.md). */
-extern long (*disk_read_back)(const char *path, char *buf, size_t size, unsigned *type);
+/* Writes target to queue/scheduler and reads the file again with read_file_typed(), which the
+ * test build wraps at link time to read another file (tests/README.md). */
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out);

@@ -2,9 +2,12 @@
 
 #include <libudev.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpuregs.h"
 #include "hyperv.h"
+#include "files.h"
 #include "util.h"
 
 /* Raw registers only: verdict.c says which are worth a CPUID instruction (each one a VM exit
@@ -33,15 +36,17 @@ static void gather_cpuid(struct machine_facts *f, bool full) {
         }
 }
 
-/* arm64's own signal. The table is binary and readable by root only: a report without root
- * says it could not read it and falls back on VMBus and DMI. */
+/* Without CPUID, arm64's own signal; on the other architectures without CPUID (s390x, ppc64el,
+ * riscv64), where no Hyper-V guest runs, there is no table to read. The table is binary and
+ * readable by root only: a report without root says it could not read it and falls back on
+ * VMBus and DMI. */
 static void gather_fadt(struct machine_facts *f) {
         char buf[4096 + 1];
-        long len = read_file_bounded(FADT_PATH, buf, sizeof(buf));
+        long len = read_file_typed(FADT_PATH, buf, sizeof(buf), &f->fadt.type);
 
         if (len < 0) {
                 f->fadt.result = FADT_UNREAD;
-                f->fadt.error = (int) -len;
+                f->fadt.error = (int) len;
                 return;
         }
         fadt_parse((const unsigned char *) buf, (size_t) len, &f->fadt);
@@ -65,13 +70,15 @@ static void gather_dmi(struct machine_facts *f, struct udev *udev) {
 }
 
 void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
+        struct stat st;
+
         memset(f, 0, sizeof(*f));
         gather_cpuid(f, full);
         if (!f->has_cpuid)
                 gather_fadt(f);
         if (full || verdict_needs_dmi(f))
                 gather_dmi(f, udev);
-        f->has_vmbus = access("/sys/bus/vmbus", F_OK) == 0;
+        f->has_vmbus = stat("/sys/bus/vmbus", &st) == 0;
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,
                                       sizeof(f->osrelease)) >= 0)
                 strip(f->osrelease);

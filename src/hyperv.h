@@ -40,7 +40,6 @@
 /* KVM and Xen move their own signature up by multiples of 0x100 when they emulate Hyper-V.
  * These are the bases Linux's cpuid_base_hypervisor() scans, 0x40000000 included. */
 #define HV_SCAN_FIRST 0x40000000u
-#define HV_SCAN_LAST  0x4000ff00u
 #define HV_SCAN_STEP  0x100u
 #define HV_SCAN_BASES 256u
 

@@ -14,15 +14,28 @@ enum verbosity {
 void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v);
 
 /* LOG_ERR and LOG_WARNING go to stderr, LOG_INFO (a disk changed) to stdout, or to stderr when
- * stdout carries a report, LOG_DEBUG to stderr with --verbose; under udev all go to syslog,
- * which is opened only when needed, or to /dev/kmsg when no syslog listens on /dev/log. */
+ * stdout carries a report, LOG_DEBUG to stderr with --verbose, each line in one write(2); under
+ * udev all go to syslog, which is opened only when needed, or to /dev/kmsg when no syslog
+ * listens on /dev/log. */
 __attribute__((format(printf, 2, 3)))
 void log_msg(int priority, const char *fmt, ...);
 
-/* Writes text to stdout whole, past stdio, so that a failure names its own errno. Returns 0,
- * or -1 after logging why. */
+/* Under udev, warnings about the config and the kernel command line are held from
+ * log_hold_warnings(true) on, and logged only with an event whose disk changes, or that an
+ * unreadable config keeps from changing: a line for every disk at every boot, where nothing
+ * happens, would be noise. log_warning() logs now, or holds. log_show_warnings() logs what was
+ * held, once: after the line that says what became of the disk, which a throttled /dev/kmsg (10
+ * lines) or a full syslog queue must not lose, and only the first LOG_WARNINGS_SHOWN, then how
+ * many more. */
+#define LOG_WARNINGS_SHOWN 5
+void log_hold_warnings(bool hold);
+__attribute__((format(printf, 2, 3)))
+void log_warning(int priority, const char *fmt, ...);
+void log_show_warnings(void);
+void log_free_warnings(void);
+
+/* Writes text to stdout whole. Returns 0, or a negative errno after logging why. */
 int log_write_stdout(const char *text, size_t len);
 
-/* Closes stdout and checks that it took everything written to it, as gnulib's close_stdout().
- * Returns 0, or -1 after logging why. */
-int log_close_stdout(void);
+/* -EIO when a write to stdout or stderr failed: that output is lost, and the run fails. */
+int log_output_failed(void);

@@ -20,7 +20,8 @@ static bool arg_udev;
 static enum verbosity arg_verbosity = VERBOSITY_NORMAL;
 
 static void help(void) {
-        printf("Usage: hyperv-scheduler [OPTIONS] DEVICE...  set the scheduler of these disks\n"
+        static const char text[] =
+               "Usage: hyperv-scheduler [OPTIONS] DEVICE...  set the scheduler of these disks\n"
                "       hyperv-scheduler [OPTIONS] --all      every whole disk\n"
                "       hyperv-scheduler [OPTIONS]            report on every disk, change nothing\n"
                "\n"
@@ -30,7 +31,7 @@ static void help(void) {
                "  -a, --all          every whole disk\n"
                "  -n, --dry-run      decide and report, change nothing (works without root)\n"
                "  -j, --json         the report as JSON\n"
-               "  -c, --config FILE  configuration file (default %s;\n"
+               "  -c, --config FILE  configuration file (default " DEFAULT_CONFIG ";\n"
                "                     an absent file means defaults)\n"
                "  -v, --verbose      also print debug messages: each disk left alone and why;\n"
                "                     the report lists every device\n"
@@ -45,11 +46,12 @@ static void help(void) {
                "file cannot be read (nothing is changed), the output cannot be written, or\n"
                "udev, the list of disks or memory failed; 2 usage error, invalid device name\n"
                "or device not found (with --udev a disk that vanished is not an error).\n"
-               "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n",
-               DEFAULT_CONFIG);
+               "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n";
+
+        log_write_stdout(text, sizeof(text) - 1);
 }
 
-/* Returns <0 on a usage error, 0 to exit successfully now, 1 to go on. */
+/* Returns -EINVAL on a usage error, 0 to exit successfully now, 1 to go on. */
 static int parse_argv(int argc, char *argv[]) {
         static const struct option options[] = {
                 { "all", no_argument, NULL, 'a' },
@@ -93,15 +95,16 @@ static int parse_argv(int argc, char *argv[]) {
                         help();
                         return 0;
                 case 'V':
-                        printf("hyperv-scheduler %s\n", VERSION);
+                        log_write_stdout("hyperv-scheduler " VERSION "\n",
+                                         sizeof("hyperv-scheduler " VERSION "\n") - 1);
                         return 0;
                 default:
-                        return -1;
+                        return -EINVAL;
                 }
 
         if (arg_all && optind < argc) {
-                fprintf(stderr, "hyperv-scheduler: --all and device names exclude each other\n");
-                return -1;
+                log_msg(LOG_ERR, "--all and device names exclude each other");
+                return -EINVAL;
         }
         /* Without a device or --all there is nothing to apply to: report instead. */
         if (!arg_all && optind == argc)
@@ -123,22 +126,24 @@ static const char *event_syspath(char *buf, size_t size) {
 
 /* A closed standard descriptor would go to the next file opened: the syslog socket as fd 1
  * would carry the report. Read-only /dev/null fills it, so that writing there still fails, and
- * is reported, as on a closed descriptor. */
+ * is reported, as on a closed descriptor. open() takes the lowest free descriptor: opened until
+ * it returns one above 2, it has filled every closed one. */
 static void fill_standard_fds(void) {
-        for (int fd = 0; fd <= 2; fd++)
-                if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
-                        int n = open("/dev/null", O_RDONLY | O_NOCTTY);
+        for (;;) {
+                int fd = open("/dev/null", O_RDONLY | O_NOCTTY);
 
-                        if (n >= 0 && n != fd) {
-                                dup2(n, fd);
-                                close(n);
-                        }
+                if (fd < 0)
+                        return;
+                if (fd > 2) {
+                        close(fd);
+                        return;
                 }
+        }
 }
 
-/* Whatever else failed, output that did not reach stdout fails the run. */
+/* Whatever else failed, output that did not reach stdout or stderr fails the run. */
 static int finish(int status) {
-        if (log_close_stdout() < 0 && status == EXIT_OK)
+        if (log_output_failed() < 0 && status == EXIT_OK)
                 return EXIT_FAILED;
         return status;
 }

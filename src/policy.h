@@ -1,5 +1,5 @@
 /* Should this disk change, and to what? Pure functions of the disk's attributes, the config and,
- * last, the machine verdict, so that a disk is decided once and the dear facts (CPUID, DMI, the
+ * last, the machine verdict, so that a disk is decided once and the costly facts (CPUID, DMI, the
  * walk up to VMBus) are gathered only for a disk that would change, or for a report. */
 #pragma once
 #include <stdbool.h>
@@ -14,7 +14,7 @@ enum decision {
         DECISION_CHANGE, /* write target */
 };
 
-/* In the order they are checked; README and hyperv-scheduler(8) list them so. */
+/* In the order they are checked; hyperv-scheduler(8) lists them so. */
 enum reason {
         REASON_NONE,
         REASON_DISABLED,

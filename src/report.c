@@ -86,7 +86,7 @@ void report_write_error(char *buf, size_t size, const char *syspath, const char 
         switch (o->result) {
         case WRITE_FAILED:
         case WRITE_VANISHED:
-                snprintf(tail, sizeof(tail), ": %s", strerror(o->error));
+                snprintf(tail, sizeof(tail), ": %s", strerror(-o->error));
                 scheduler_message(buf, size, "write", syspath, tail);
                 break;
         case WRITE_NOT_KEPT:
@@ -117,11 +117,11 @@ void report_lookup_error(char *buf, size_t size, const char *arg, int error) {
 
         escape_text(arg, strlen(arg), shown, sizeof(shown));
         snprintf(buf, size, "cannot find '%s': %s", shown,
-                 error == ENOTBLK ? "not a block device" : strerror(error));
+                 error == -ENOTBLK ? "not a block device" : strerror(-error));
 }
 
 void report_enumerate_error(char *buf, size_t size, int error) {
-        snprintf(buf, size, "cannot enumerate '/sys/class/block': %s", strerror(error));
+        snprintf(buf, size, "cannot enumerate '/sys/class/block': %s", strerror(-error));
 }
 
 static const struct {

@@ -7,8 +7,8 @@
 
 #include "config.h"
 #include "devname.h"
-#include "disk.h"
 #include "policy.h"
+#include "types.h"
 #include "verdict.h"
 
 enum action {
@@ -24,7 +24,7 @@ struct disk_result {
         struct disk_decision decision;
         bool written;                 /* a write was tried: outcome says what became of it */
         struct write_outcome outcome;
-        int hw_queues; /* -1 when unknown */
+        int hw_queues; /* negative when unknown */
         char queue_why[160]; /* a storvsc disk with 1 queue: why, where readable; else "" */
         const char *rule_skips; /* policy_rule_skips(): the rule never runs for it; or NULL */
         char error[320];
@@ -64,8 +64,8 @@ void report_write_error(char *buf, size_t size, const char *syspath, const char 
                         const struct write_outcome *o);
 /* A device argument that is not a device name (why from devname_check()); shown escaped. */
 void report_name_error(char *buf, size_t size, const char *arg, const char *why);
-/* A device that cannot be found: error is a positive errno, ENOTBLK for a path that is not a
+/* A device that cannot be found: error is a negative errno, -ENOTBLK for a path that is not a
  * block device. */
 void report_lookup_error(char *buf, size_t size, const char *arg, int error);
-/* The list of every disk cannot be read: error is a positive errno. */
+/* The list of every disk cannot be read: error is a negative errno. */
 void report_enumerate_error(char *buf, size_t size, int error);

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <libudev.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +11,9 @@
 #include "devname.h"
 #include "disk.h"
 #include "facts.h"
+#include "files.h"
 #include "report.h"
 #include "util.h"
-
-/* /proc/cmdline: COMMAND_LINE_SIZE is 2048 bytes on x86 and arm64, but bootconfig appends
- * its parameters, rendered from up to 32 KiB of data (XBC_DATA_MAX) with each key's whole path.
- * What fits on the stack is read there; a longer one is read again up to CMDLINE_MAX. */
-#define CMDLINE_SMALL 8192
-#define CMDLINE_MAX   (1024 * 1024)
 
 struct results {
         struct disk_result *disks;
@@ -50,86 +44,15 @@ static bool wants_all_facts(const struct run_options *o) {
         return o->dry_run || o->json || o->verbosity == VERBOSITY_DEBUG;
 }
 
-/* Warnings about the config and the kernel command line. Under udev they are held and logged
- * only with an event that changes its disk, or that an unreadable config keeps from changing:
- * a line for every disk at every boot, where nothing happens, would be noise. */
-static struct {
-        struct held {
-                int priority;
-                char *msg;
-        } *held;
-        size_t n;
-        bool hold, shown;
-} warnings;
-
-__attribute__((format(printf, 2, 3)))
-static void warning(int priority, const char *fmt, ...) {
-        char msg[CONFIG_PATH_SHOWN + 512];
-        struct held *h;
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-        if (!warnings.hold) {
-                log_msg(priority, "%s", msg);
-                return;
-        }
-        /* Without memory a warning is lost, never the run. */
-        h = realloc(warnings.held, (warnings.n + 1) * sizeof(*h));
-        if (!h)
-                return;
-        warnings.held = h;
-        h[warnings.n].priority = priority;
-        if ((h[warnings.n].msg = strdup(msg)))
-                warnings.n++;
-}
-
-static void show_warnings(void) {
-        if (warnings.shown)
-                return;
-        warnings.shown = true;
-        for (size_t i = 0; i < warnings.n; i++)
-                log_msg(warnings.held[i].priority, "%s", warnings.held[i].msg);
-}
-
-static void free_warnings(void) {
-        for (size_t i = 0; i < warnings.n; i++)
-                free(warnings.held[i].msg);
-        free(warnings.held);
-}
-
 static void warn_config(void *userdata, const char *path, unsigned line, const char *msg) {
         char shown[CONFIG_PATH_SHOWN];
 
         (void) userdata;
         escape_text(path, strlen(path), shown, sizeof(shown));
         if (line)
-                warning(LOG_WARNING, "%s:%u: %s", shown, line, msg);
+                log_warning(LOG_WARNING, "%s:%u: %s", shown, line, msg);
         else
-                warning(LOG_ERR, "%s, nothing is changed", msg);
-}
-
-/* The kernel command line, whole up to CMDLINE_MAX; NULL when there is none. *cut is set when
- * it is longer: then it ends before the parameter the bound split. */
-static char *read_cmdline(char *small, size_t size, char **big, bool *cut) {
-        long len = read_file_bounded("/proc/cmdline", small, size);
-
-        *cut = false;
-        if (len >= 0)
-                return small;
-        if (len != -EFBIG || !(*big = malloc(CMDLINE_MAX + 1)))
-                return NULL;
-        len = read_file_bounded("/proc/cmdline", *big, CMDLINE_MAX + 1);
-        if (len == -EFBIG) {
-                *cut = true;
-                (*big)[strcspn(*big, "\n")] = '\0';
-                for (char *p = *big + strlen(*big); p > *big && !strchr(" \t", p[-1]);)
-                        *--p = '\0';
-        } else if (len < 0) {
-                return NULL;
-        }
-        return *big;
+                log_warning(LOG_ERR, "%s, nothing is changed", msg);
 }
 
 static void load_config(const struct run_options *o, bool report, struct config *c) {
@@ -141,21 +64,21 @@ static void load_config(const struct run_options *o, bool report, struct config 
         config_load(c, o->config_path, warn_config, NULL);
         if (!c->found && o->config_named) {
                 escape_text(o->config_path, strlen(o->config_path), shown, sizeof(shown));
-                warning(LOG_WARNING, "cannot open '%s': %s, defaults apply", shown,
+                log_warning(LOG_WARNING, "cannot open '%s': %s, defaults apply", shown,
                         strerror(ENOENT));
         }
         cmdline = read_cmdline(small, sizeof(small), &big, &cut);
         if (!cmdline)
                 return;
         if (cut)
-                warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
+                log_warning(LOG_WARNING, "cannot read all of '/proc/cmdline': longer than 1 MiB, "
                                      "only the parameters in its first 1 MiB count");
         /* Only a report notes elevator=: no second pass over the command line per event. */
         if (report)
                 c->cmdline_elevator = cmdline_has_elevator(cmdline);
         r = cmdline_mode(cmdline, &m);
         if (r < 0)
-                warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
+                log_warning(LOG_WARNING, "cannot use '/proc/cmdline': the last hyperv_scheduler= "
                                      "is not auto, always or off, the configured mode applies");
         else if (r > 0) {
                 c->mode = m;
@@ -246,22 +169,28 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 }
         }
         if (dd->decision == DECISION_CHANGE && !o->dry_run) {
-                /* What was held back under udev now matters: this disk would change. */
-                show_warnings();
                 if (c->unreadable)
                         worsen(res, EXIT_FAILED);
                 else
                         write_disk(o, dev, d, res);
+                /* What was held back under udev now matters: this disk would change. */
+                log_show_warnings();
         } else if (dd->decision == DECISION_SKIP)
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
         else if (dd->decision == DECISION_ALREADY)
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
 }
 
+/* Whether path's last component is name. */
+static bool names(const char *path, const char *name) {
+        size_t n = strlen(path), m = strlen(name);
+
+        return n > m && path[n - m - 1] == '/' && streq(path + n - m, name);
+}
+
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
                          struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
-        const char *base = o->event_syspath ? strrchr(o->event_syspath, '/') : NULL;
         struct udev_device *dev;
         char msg[160];
         int r;
@@ -269,7 +198,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
         /* The event's own disk: udev gave its syspath, no lookup by name is needed. A DEVPATH
          * that names nothing is no proof that the disk is gone: then the name decides. */
         r = -ENODEV;
-        if (kind == DEVNAME_KERNEL && base && streq(base + 1, arg)) {
+        if (kind == DEVNAME_KERNEL && o->event_syspath && names(o->event_syspath, arg)) {
                 r = disk_open_event(udev, o->event_syspath, &dev);
                 if (r == -ENOTBLK)
                         arg = o->event_syspath;
@@ -287,7 +216,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                 log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", arg);
                 return;
         }
-        report_lookup_error(msg, sizeof(msg), arg, -r);
+        report_lookup_error(msg, sizeof(msg), arg, r);
         log_msg(LOG_ERR, "%s", msg);
         worsen(res, EXIT_USAGE);
 }
@@ -307,7 +236,7 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
         if (r < 0) {
                 char msg[160];
 
-                report_enumerate_error(msg, sizeof(msg), -r);
+                report_enumerate_error(msg, sizeof(msg), r);
                 log_msg(LOG_ERR, "%s", msg);
                 worsen(res, EXIT_FAILED);
                 udev_enumerate_unref(e);
@@ -339,7 +268,7 @@ static int by_name(const void *a, const void *b) {
 }
 
 /* The report is built in memory and written whole: it can be long, and a stdio buffer that
- * fails half-way loses the errno. Returns 0, or -1 after logging why. */
+ * fails half-way loses the errno. Returns 0, or a negative errno after logging why. */
 static int print_report(bool json, const struct report *r) {
         char *text = NULL;
         size_t len = 0;
@@ -347,16 +276,17 @@ static int print_report(bool json, const struct report *r) {
         int ret;
 
         if (!f) {
-                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
-                return -1;
+                ret = -errno;
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(-ret));
+                return ret;
         }
         if (json)
                 report_json(f, r);
         else
                 report_text(f, r);
         if (fclose(f) != 0) {
-                log_msg(LOG_ERR, "cannot write the report: %s", strerror(errno));
-                ret = -1;
+                ret = -errno;
+                log_msg(LOG_ERR, "cannot write the report: %s", strerror(-ret));
         } else {
                 ret = log_write_stdout(text, len);
         }
@@ -364,15 +294,8 @@ static int print_report(bool json, const struct report *r) {
         return ret;
 }
 
-enum exit_status run(const struct run_options *o) {
-        bool report = o->dry_run || o->json;
-        bool full = wants_all_facts(o);
-        struct results res = { 0 };
-        struct machine m = { 0 };
-        struct config c;
-        struct udev *udev;
-
-        /* Every name is checked before anything is read or written. */
+/* Every name is checked before anything is read or written. */
+static bool names_valid(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
                 enum devname_kind kind;
                 const char *why;
@@ -381,29 +304,58 @@ enum exit_status run(const struct run_options *o) {
                 if (devname_check(o->devices[i], &kind, &why) < 0) {
                         report_name_error(msg, sizeof(msg), o->devices[i], why);
                         log_msg(LOG_ERR, "%s", msg);
-                        return EXIT_USAGE;
+                        return false;
                 }
         }
+        return true;
+}
 
-        warnings.hold = o->under_udev && !o->dry_run;
+static int show_report(const struct run_options *o, const struct machine *m,
+                       const struct config *c, struct results *res) {
+        struct report r = {
+                .verdict = &m->verdict,
+                .config = c,
+                .config_path = o->config_path,
+                .disks = res->disks,
+                .n_disks = res->n,
+                /* Named disks are always shown; -v and JSON show every one. */
+                .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
+                .udev_checked = o->dry_run,
+                .udev_running = udev_running(),
+        };
+
+        /* qsort's array must not be NULL, even for no element. */
+        if (o->n_devices == 0 && res->n > 0)
+                qsort(res->disks, res->n, sizeof(res->disks[0]), by_name);
+        return print_report(o->json, &r);
+}
+
+enum exit_status run(const struct run_options *o) {
+        bool report = o->dry_run || o->json, full = wants_all_facts(o);
+        bool hold = o->under_udev && !o->dry_run;
+        struct results res = { 0 };
+        struct machine m = { 0 };
+        struct udev *udev = NULL;
+        struct config c;
+
+        if (!names_valid(o))
+                return EXIT_USAGE;
+        log_hold_warnings(hold);
         load_config(o, report, &c);
-        if (c.unreadable && !warnings.hold)
+        if (c.unreadable && !hold)
                 worsen(&res, EXIT_FAILED);
         /* Without a report to show, there is nothing left to do. */
-        if (c.unreadable && !report && !o->under_udev) {
-                free_warnings();
-                return res.status;
-        }
+        if (c.unreadable && !report && !o->under_udev)
+                goto out;
         if (o->under_udev && c.mode == MODE_OFF && !report) {
                 log_msg(LOG_DEBUG, "mode off: nothing to do");
-                free_warnings();
-                return EXIT_OK;
+                goto out;
         }
         udev = udev_new();
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
-                free_warnings();
-                return EXIT_FAILED;
+                worsen(&res, EXIT_FAILED);
+                goto out;
         }
         /* The headline of a report names the machine, whatever the disks need. */
         if (report)
@@ -418,28 +370,11 @@ enum exit_status run(const struct run_options *o) {
                 devname_check(o->devices[i], &kind, &why);
                 handle_named(o, udev, &c, &m, o->devices[i], kind, &res);
         }
-
-        if (report) {
-                struct report r = {
-                        .verdict = &m.verdict,
-                        .config = &c,
-                        .config_path = o->config_path,
-                        .disks = res.disks,
-                        .n_disks = res.n,
-                        /* Named disks are always shown; -v and JSON show every one. */
-                        .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
-                        .udev_checked = o->dry_run,
-                        .udev_running = udev_running(),
-                };
-
-                /* qsort's array must not be NULL, even for no element. */
-                if (o->n_devices == 0 && res.n > 0)
-                        qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
-                if (print_report(o->json, &r) < 0)
-                        worsen(&res, EXIT_FAILED);
-        }
+        if (report && show_report(o, &m, &c, &res) < 0)
+                worsen(&res, EXIT_FAILED);
+out:
         free(res.disks);
         udev_unref(udev);
-        free_warnings();
+        log_free_warnings();
         return res.status;
 }

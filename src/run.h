@@ -7,7 +7,9 @@
 
 enum exit_status {
         EXIT_OK = 0,
-        EXIT_FAILED = 1, /* a write or its read-back failed */
+        EXIT_FAILED = 1, /* something failed at run time: a write or its read-back, the config
+                          * that cannot be read whole, the output, udev, the list of disks,
+                          * memory (hyperv-scheduler(8), EXIT STATUS) */
         EXIT_USAGE = 2,  /* bad arguments, invalid device name, device not found */
 };
 

@@ -1,12 +1,8 @@
 #include "util.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
 bool copy_string(char *dst, const char *src, size_t size) {
         size_t n = strlen(src);
@@ -40,60 +36,7 @@ const char *file_type_name(unsigned mode) {
 }
 
 const char *read_error_text(int error, unsigned type) {
-        return error == READ_NOT_REGULAR ? file_type_name(type) : strerror(error);
-}
-
-long read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
-        size_t len = 0;
-        struct stat st;
-        int fd, r = 0;
-
-        buf[0] = '\0';
-        /* Without O_NONBLOCK, opening a FIFO waits for a writer: at boot that would stall the
-         * udev event. The type is checked before anything is read. */
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        if (!S_ISREG(st.st_mode)) {
-                close(fd);
-                /* The null device is how a person says "an empty file". */
-                if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
-                        return 0;
-                if (type)
-                        *type = (unsigned) st.st_mode;
-                return S_ISDIR(st.st_mode) ? -EISDIR : -READ_NOT_REGULAR;
-        }
-        /* Read one byte more than fits, to tell "exactly full" from "too large". */
-        for (;;) {
-                char extra;
-                ssize_t n = len < size - 1 ? read(fd, buf + len, size - 1 - len) : read(fd, &extra, 1);
-
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        r = -errno;
-                        break;
-                }
-                if (n == 0)
-                        break;
-                if (len == size - 1) {
-                        r = -EFBIG;
-                        break;
-                }
-                len += (size_t) n;
-        }
-        close(fd);
-        buf[len] = '\0';
-        return r < 0 ? r : (long) len;
-}
-
-long read_file_bounded(const char *path, char *buf, size_t size) {
-        return read_file_typed(path, buf, size, NULL);
+        return type ? file_type_name(type) : strerror(-error);
 }
 
 void escape_text(const char *in, size_t len, char *out, size_t size) {
@@ -141,7 +84,9 @@ char *strip(char *s) {
 
         while (n > 0 && strchr(" \t\r\n", s[lead + n - 1]))
                 n--;
-        memmove(s, s + lead, n);
+        /* Forwards, byte by byte: the two overlap. */
+        for (size_t i = 0; i < n; i++)
+                s[i] = s[lead + i];
         s[n] = '\0';
         return s;
 }

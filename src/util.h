@@ -8,22 +8,10 @@
 /* Copies at most size-1 bytes and always terminates; returns false when src did not fit. */
 bool copy_string(char *dst, const char *src, size_t size);
 
-/* Not an errno: what read_file_typed() returns, negated, for a path that is neither a regular
- * file nor a directory; file_type_name() says what it is. Outside the E* names <errno.h> owns:
- * newer kernel headers (unstable's linux-libc-dev 7.2) define EFTYPE as 134. */
-#define READ_NOT_REGULAR 4096
-
-/* Reads a whole regular file of at most size-1 bytes into buf and terminates it. It never
- * blocks: a FIFO, a socket or a device is refused unread (the null device reads as empty).
- * Returns the length, -EFBIG when the file is larger, -EISDIR for a directory, -READ_NOT_REGULAR for
- * another kind of file (its st_mode in *type when type is not NULL), or another negative
- * errno. */
-long read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
-long read_file_bounded(const char *path, char *buf, size_t size);
-
 /* "a FIFO, not a regular file", ... for an st_mode. */
 const char *file_type_name(unsigned mode);
-/* What a read failed on, for a message: strerror(), or for READ_NOT_REGULAR what the file is. */
+/* What a read failed on, for a message: for a file that is not a regular one (type, its st_mode,
+ * not 0) what it is, else strerror(-error). */
 const char *read_error_text(int error, unsigned type);
 
 /* Makes untrusted text safe to print in one line: printable ASCII stays, everything else

@@ -157,6 +157,7 @@ void fadt_parse(const unsigned char *buf, size_t len, struct fadt_facts *out) {
         memset(out, 0, sizeof(*out));
         out->result = FADT_NOT_HYPERV;
         if (len < FADT_HEADER_LEN || memcmp(buf, "FACP", 4) != 0) {
+                out->foreign = true;
                 out->why = "not an ACPI FADT";
                 return;
         }
@@ -188,8 +189,9 @@ static void guest_without_cpuid(const struct machine_facts *f, struct machine_ve
         decide_flavour(f, v);
 }
 
-/* arm64: the FADT first, as the kernel; /sys/bus/vmbus and DMI only where it cannot be read
- * (a report without root, a boot without ACPI). */
+/* Without CPUID (arm64, and s390x, ppc64el, riscv64, which have no Hyper-V): the FADT first,
+ * as arm64's kernel; /sys/bus/vmbus and DMI only where it cannot be read (a report without
+ * root, a boot without ACPI). */
 static void decide_without_cpuid(const struct machine_facts *f, struct machine_verdict *v) {
         enum dmi_field field;
         const char *vmm;
@@ -201,7 +203,10 @@ static void decide_without_cpuid(const struct machine_facts *f, struct machine_v
                 guest_without_cpuid(f, v);
                 return;
         case FADT_NOT_HYPERV:
-                evidence(v, "ACPI FADT revision %u: %s", f->fadt.revision, f->fadt.why);
+                if (f->fadt.foreign)
+                        evidence(v, "'%s' is not an ACPI FADT", FADT_PATH);
+                else
+                        evidence(v, "ACPI FADT revision %u: %s", f->fadt.revision, f->fadt.why);
                 /* Linux also asks the firmware through SMCCC, which userspace cannot; VMBus
                  * registered means it found Hyper-V that way. */
                 if (f->has_vmbus) {
@@ -221,7 +226,7 @@ static void decide_without_cpuid(const struct machine_facts *f, struct machine_v
         }
         if (f->fadt.error)
                 evidence(v, "cannot read '%s': %s: deciding from /sys/bus/vmbus and DMI", FADT_PATH,
-                         strerror(f->fadt.error));
+                         read_error_text(f->fadt.error, f->fadt.type));
         if (f->has_vmbus) {
                 evidence(v, "/sys/bus/vmbus exists: Hyper-V's VMBus is present");
         } else if (is_microsoft_vm(f)) {

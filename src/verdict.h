@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cpuregs.h"
 #include "hyperv.h"
+#include "types.h"
 
 enum dmi_field {
         DMI_SYS_VENDOR,
@@ -28,7 +28,9 @@ enum fadt_result {
 
 struct fadt_facts {
         enum fadt_result result;
-        int error;         /* FADT_UNREAD: positive errno of the read, 0 when not tried */
+        int error;         /* FADT_UNREAD: negative errno of the read, 0 when not tried */
+        unsigned type;     /* FADT_UNREAD: not 0, the st_mode of what is no regular file */
+        bool foreign;      /* FADT_NOT_HYPERV: no FADT at all, revision means nothing */
         unsigned revision; /* FADT_HYPERV, FADT_NOT_HYPERV */
         const char *why;   /* FADT_NOT_HYPERV: static text */
 };
@@ -100,7 +102,7 @@ bool verdict_vmbus_disks_are_synthetic(const struct machine_verdict *v);
  * higher base (Linux picks the hypervisor found highest): where Hyper-V is still possible, and
  * for a report (full) on any hypervisor, where it only names which one. 0x40000004: on a root.
  * 0x4000000C: for a report, on a confidential guest. DMI: only where CPUID alone cannot settle
- * the verdict. The FADT: only without CPUID (arm64). */
+ * the verdict. The FADT: only without CPUID (arm64, or any architecture but x86). */
 bool verdict_needs_features(const struct machine_facts *f);
 bool verdict_needs_scan(const struct machine_facts *f, bool full);
 bool verdict_needs_hints(const struct machine_facts *f);

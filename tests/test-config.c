@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "files.h"
 #include "unit.h"
 #include "util.h"
 
@@ -789,6 +790,34 @@ static const struct {
         { "", false },
 };
 
+/* cmdline_cut */
+static const struct {
+        const char *cmdline;
+        size_t max, want;
+} cuts[] = {
+        { "", 4, 0 },
+        { "a b", 3, 3 },                  /* shorter than the bound: whole */
+        { "ab cd", 2, 2 },                /* "ab" ends exactly at the bound */
+        { "ab cd", 3, 3 },                /* the blank after it too */
+        { "ab cd", 4, 3 },                /* "cd" is split: cut before it */
+        { "ab\tcd", 4, 3 },               /* a tab is a blank */
+        { "ab\xa0" "cd", 4, 3 },           /* and so is Latin-1's no-break space */
+        { "ab\ncd ef", 4, 3 },
+        { "abcdef", 3, 0 },               /* one parameter longer than the bound */
+        { "x=\"a b\" y", 5, 0 },           /* no blank inside quotes ends a parameter */
+        { "x=\"a b\" y", 7, 7 },
+        { "x=\"a b\" y", 8, 8 },
+        { "\"a b\"c d", 5, 0 },
+        { "a      b", 4, 4 },             /* blanks up to the bound */
+};
+
+START_TEST(cmdline_is_cut_before_a_split_parameter) {
+        ck_assert_msg(cmdline_cut(cuts[_i].cmdline, cuts[_i].max) == cuts[_i].want,
+                      "'%s' at %zu: %zu, expected %zu", cuts[_i].cmdline, cuts[_i].max,
+                      cmdline_cut(cuts[_i].cmdline, cuts[_i].max), cuts[_i].want);
+}
+END_TEST
+
 START_TEST(cmdline_elevator_is_found) {
         ck_assert_msg(cmdline_has_elevator(elevators[_i].cmdline) == elevators[_i].found, "'%s'",
                       elevators[_i].cmdline);
@@ -860,6 +889,7 @@ Suite *config_suite(void) {
         tc = tcase_create("cmdline");
         tcase_add_loop_test(tc, cmdline_mode_is_found, 0, ELEMENTSOF(cmdlines));
         tcase_add_loop_test(tc, cmdline_elevator_is_found, 0, ELEMENTSOF(elevators));
+        tcase_add_loop_test(tc, cmdline_is_cut_before_a_split_parameter, 0, ELEMENTSOF(cuts));
         tcase_add_test(tc, mode_names_round_trip);
         tcase_add_test(tc, mode_from_string_rejects_others);
         suite_add_tcase(s, tc);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "files.h"
 #include "unit.h"
 #include "util.h"
 

@@ -54,18 +54,18 @@ static const struct {
         struct write_outcome outcome;
         const char *message;
 } errors[] = {
-        { { .result = WRITE_FAILED, .error = EACCES },
+        { { .result = WRITE_FAILED, .error = -EACCES },
           "cannot write '" SYSPATH "/queue/scheduler': Permission denied" },
-        { { .result = WRITE_FAILED, .error = EROFS },
+        { { .result = WRITE_FAILED, .error = -EROFS },
           "cannot write '" SYSPATH "/queue/scheduler': Read-only file system" },
-        { { .result = WRITE_VANISHED, .error = ENODEV },
+        { { .result = WRITE_VANISHED, .error = -ENODEV },
           "cannot write '" SYSPATH "/queue/scheduler': No such device" },
         { { .result = WRITE_NOT_KEPT, .readback = "[mq-deadline] none\\n" },
           "cannot set '" SYSPATH "/queue/scheduler': wrote 'none', it reads back "
           "'[mq-deadline] none\\n'" },
-        { { .result = WRITE_NOT_KEPT, .error = EIO },
+        { { .result = WRITE_NOT_KEPT, .error = -EIO },
           "cannot read back '" SYSPATH "/queue/scheduler': Input/output error" },
-        { { .result = WRITE_NOT_KEPT, .error = READ_NOT_REGULAR, .type = S_IFIFO },
+        { { .result = WRITE_NOT_KEPT, .error = -EBADFD, .type = S_IFIFO },
           "cannot read back '" SYSPATH "/queue/scheduler': a FIFO, not a regular file" },
         { { .result = WRITE_CHANGED }, "" },
 };
@@ -121,9 +121,9 @@ static const struct {
         int error;
         const char *message;
 } lookups[] = {
-        { "nosuchdisk0", ENODEV, "cannot find 'nosuchdisk0': No such device" },
-        { "/dev/null", ENOTBLK, "cannot find '/dev/null': not a block device" },
-        { "/sys/block/sda", EACCES, "cannot find '/sys/block/sda': Permission denied" },
+        { "nosuchdisk0", -ENODEV, "cannot find 'nosuchdisk0': No such device" },
+        { "/dev/null", -ENOTBLK, "cannot find '/dev/null': not a block device" },
+        { "/sys/block/sda", -EACCES, "cannot find '/sys/block/sda': Permission denied" },
 };
 
 START_TEST(lookup_error_message_is_exact) {
@@ -138,9 +138,9 @@ END_TEST
 START_TEST(enumerate_error_names_the_returned_errno) {
         char msg[160];
 
-        report_enumerate_error(msg, sizeof(msg), EACCES);
+        report_enumerate_error(msg, sizeof(msg), -EACCES);
         ck_assert_str_eq(msg, "cannot enumerate '/sys/class/block': Permission denied");
-        report_enumerate_error(msg, sizeof(msg), ENOMEM);
+        report_enumerate_error(msg, sizeof(msg), -ENOMEM);
         ck_assert_str_eq(msg, "cannot enumerate '/sys/class/block': Cannot allocate memory");
 }
 END_TEST
@@ -198,7 +198,7 @@ static void setup_report(void) {
         set_list(&d->decision.available, "[mq-deadline] none");
         d->written = true;
         d->outcome.result = WRITE_VANISHED;
-        d->outcome.error = ENODEV;
+        d->outcome.error = -ENODEV;
         d->hw_queues = -1;
         d++;
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "files.h"
 #include "unit.h"
 #include "util.h"
 
@@ -148,11 +149,11 @@ START_TEST(read_file_typed_refuses_a_fifo) {
 
         snprintf(path, sizeof(path), "%s/fifo", dir);
         ck_assert_int_eq(mkfifo(path, 0600), 0);
-        ck_assert_int_eq(read_file_typed(path, buf, sizeof(buf), &type), -READ_NOT_REGULAR);
-        ck_assert_str_eq(read_error_text(READ_NOT_REGULAR, type), "a FIFO, not a regular file");
-        ck_assert_int_eq(read_file_typed("/dev/zero", buf, sizeof(buf), &type), -READ_NOT_REGULAR);
-        ck_assert_str_eq(read_error_text(READ_NOT_REGULAR, type), "a character device, not a regular file");
-        ck_assert_str_eq(read_error_text(ENOENT, 0), "No such file or directory");
+        ck_assert_int_eq(read_file_typed(path, buf, sizeof(buf), &type), -EBADFD);
+        ck_assert_str_eq(read_error_text(-EBADFD, type), "a FIFO, not a regular file");
+        ck_assert_int_eq(read_file_typed("/dev/zero", buf, sizeof(buf), &type), -EBADFD);
+        ck_assert_str_eq(read_error_text(-EBADFD, type), "a character device, not a regular file");
+        ck_assert_str_eq(read_error_text(-ENOENT, 0), "No such file or directory");
 }
 END_TEST
 

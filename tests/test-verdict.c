@@ -1,5 +1,6 @@
 /* The machine verdict: each machine is built by hand from the CPUID registers and DMI strings
  * the real one reports, and must get the verdict, hypervisor, flavour and evidence it deserves. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -735,7 +736,7 @@ static const struct machine no_cpuid_machines[] = {
         {
                 /* A report without root: the table is 0400. */
                 .name = "arm64, FADT unreadable, VMBus",
-                .no_cpuid = true, .fadt = { .result = FADT_UNREAD, .error = 13 }, .has_vmbus = true,
+                .no_cpuid = true, .fadt = { .result = FADT_UNREAD, .error = -EACCES }, .has_vmbus = true,
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
                 .evidence = { "cannot read '/sys/firmware/acpi/tables/FACP': Permission denied: "
                               "deciding from /sys/bus/vmbus and DMI", "/sys/bus/vmbus exists" },

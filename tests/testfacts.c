@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cpuid-file.h"
-#include "disk.h"
+#include "files.h"
 #include "util.h"
 
 #define CPUID_FILE_SIZE_MAX (256 * 1024)
@@ -56,12 +56,21 @@ static void write_log(void) {
         free(asked);
 }
 
-/* The fault point of the read-back after a write: HYPERV_SCHEDULER_TEST_READBACK names the file
- * read instead of the disk's queue/scheduler, e.g. one that does not exist, as when the disk
- * is removed right after the write. */
-static long read_back_elsewhere(const char *path, char *buf, size_t size, unsigned *type) {
-        (void) path;
-        return read_file_typed(getenv("HYPERV_SCHEDULER_TEST_READBACK"), buf, size, type);
+/* The fault point of the read-back after a write, linked with -Wl,--wrap=read_file_typed:
+ * HYPERV_SCHEDULER_TEST_READBACK names the file read instead of a disk's queue/scheduler, e.g.
+ * one that does not exist, as when the disk is removed right after the write. Only the
+ * read-back reads queue/scheduler itself; libudev reads it for the facts. */
+long __real_read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
+long __wrap_read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
+
+long __wrap_read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
+        static const char attr[] = "/queue/scheduler";
+        const char *instead = getenv("HYPERV_SCHEDULER_TEST_READBACK");
+        size_t len = strlen(path);
+
+        if (instead && len >= sizeof(attr) - 1 && streq(path + len - (sizeof(attr) - 1), attr))
+                path = instead;
+        return __real_read_file_typed(path, buf, size, type);
 }
 
 __attribute__((constructor))
@@ -74,14 +83,12 @@ static void load_machine(void) {
 
         if (!path || !*path)
                 die("cannot read CPUID: HYPERV_SCHEDULER_TEST_CPUID is not set");
-        len = read_file_typed(path, text, sizeof(text), &type);
+        len = __real_read_file_typed(path, text, sizeof(text), &type);
         if (len < 0)
-                die("cannot read '%s': %s", path, read_error_text((int) -len, type));
+                die("cannot read '%s': %s", path, read_error_text((int) len, type));
         if (cpuid_file_parse(text, (size_t) len, &machine, &line, why) < 0)
                 die("cannot parse '%s': line %u: %s", path, line, why);
         atexit(write_log);
-        if (getenv("HYPERV_SCHEDULER_TEST_READBACK"))
-                disk_read_back = read_back_elsewhere;
 }
 
 bool cpuid_supported(void) {

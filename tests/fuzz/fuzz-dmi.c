@@ -60,7 +60,7 @@ static void read_facts(const uint8_t *data, size_t size, struct machine_facts *f
         f->fadt.result = (enum fadt_result) ((header[0] >> 5) % 3);
         f->fadt.revision = header[1];
         f->fadt.why = f->fadt.result == FADT_NOT_HYPERV ? "not an ACPI FADT" : NULL;
-        f->fadt.error = f->fadt.result == FADT_UNREAD ? header[2] : 0;
+        f->fadt.error = f->fadt.result == FADT_UNREAD ? -header[2] : 0;
 
         for (int i = 0; i < DMI_FIELDS; i++) {
                 fields[i] = f->dmi[i];

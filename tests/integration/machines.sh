@@ -234,6 +234,30 @@ TABLE
                         "cannot read '/sys/firmware/acpi/tables/FACP': Permission denied: deciding from /sys/bus/vmbus and DMI"
                 check "arm64 without root: still a guest by VMBus" -- json_is "d['machine']['verdict']" hyperv-guest
         fi
+
+        # An FACP that is not a table, or another table: the report says what it is, and decides
+        # from VMBus. A FIFO, a socket or a device is refused unread.
+        tree=$(machine_tree arm64-odd azure azure yes)
+        facp=$tree/sys/firmware/acpi/tables/FACP
+        odd=(in_ns --sys "$tree" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/none"
+                timeout 10 "$TESTFACTS" -c "$conf" --dry-run --json sda)
+        while IFS='|' read -r what want; do
+                rm -f "$facp"
+                case $what in
+                FIFO) mkfifo "$facp" ;;
+                socket) python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$facp" ;;
+                device) ln -s /dev/zero "$facp" ;;
+                "table of another kind") head -c 276 /dev/zero | tr '\0' A >"$facp" ;;
+                esac
+                check "arm64, the FACP a $what: the report exits 0" -- exits 0 "${odd[@]}"
+                check "  says what it is" -- json_is "[e for e in d['machine']['evidence'] if 'FACP' in e][0]" "$want"
+                check "  a guest by VMBus" -- json_is "d['machine']['verdict']" hyperv-guest
+        done <<'TABLE'
+FIFO|cannot read '/sys/firmware/acpi/tables/FACP': a FIFO, not a regular file: deciding from /sys/bus/vmbus and DMI
+socket|cannot read '/sys/firmware/acpi/tables/FACP': a socket, not a regular file: deciding from /sys/bus/vmbus and DMI
+device|cannot read '/sys/firmware/acpi/tables/FACP': a character device, not a regular file: deciding from /sys/bus/vmbus and DMI
+table of another kind|'/sys/firmware/acpi/tables/FACP' is not an ACPI FADT
+TABLE
 fi
 
 finish

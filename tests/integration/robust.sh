@@ -8,6 +8,7 @@
 
 full() { "$@" >/dev/full; }
 closed() { "$@" >&-; }
+full_stderr() { "$@" 2>/dev/full; }
 # "${log_ns[@]}" syslog|kmsg COMMAND...: COMMAND over a private /dev; stdout says what
 # reached /dev/log (with syslog: a listener holds it) and /dev/kmsg (a plain file), then the
 # exit status (tests/dev-log). An array, to run inside `on` too.
@@ -30,6 +31,14 @@ check "  the report says it shows the defaults" -- \
         stdout_has "config $fifo (cannot be read: the defaults shown, nothing is changed)"
 check "a FIFO as the config under udev: exit 0, at once" -- \
         exits 0 timeout 10 "$HELPER" -c "$fifo" --udev nosuchdisk0
+sock=$work/sock.conf
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
+check "a socket as the config file: exit 1" -- exits 1 "$HELPER" -c "$sock" --all
+check "  names what it is" -- \
+        stderr_is "hyperv-scheduler: cannot read '$sock': a socket, not a regular file, nothing is changed"
+check "a device as the config file: exit 1" -- exits 1 "$HELPER" -c /dev/zero --all
+check "  names what it is" -- \
+        stderr_is "hyperv-scheduler: cannot read '/dev/zero': a character device, not a regular file, nothing is changed"
 check "/dev/null as the config is an empty file: exit 0" -- exits 0 "$HELPER" -c /dev/null --dry-run
 check "  and no message" -- stderr_is ""
 
@@ -133,6 +142,10 @@ if need_tree "fake guests"; then
         check "the change line to /dev/full: exit 1" -- exits 1 full readback "$work/on-none" -c "$conf" sda
         check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: No space left on device"
         cp "$work/sda_sched" "$sda_sched"
+        check "--json, the change line to a standard error that fails: exit 1" -- \
+                exits 1 full_stderr readback "$work/on-none" -c "$conf" --json sda
+        check "  the report still on stdout" -- json_is "d['devices'][0]['action']" changed
+        cp "$work/sda_sched" "$sda_sched"
 
         # A config that exists but cannot be read whole changes nothing, even where the
         # defaults would: here mode auto changes sda.
@@ -168,9 +181,37 @@ if need_tree "fake guests"; then
                 check "  nothing is logged" -- stdout_is "exit 0"
                 check "under udev, a bad line and a disk that changes: exit 0" -- \
                         exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev sda
-                check "  the warning comes with the change" -- stdout_is "syslog <28> $bad:1: unknown key 'colour'
-syslog <30> sda: mq-deadline -> none
+                check "  the warning comes after the change" -- stdout_is "syslog <30> sda: mq-deadline -> none
+syslog <28> $bad:1: unknown key 'colour'
 exit 0"
+                cp "$work/sda_sched" "$sda_sched"
+
+                # A syslog that does not drain /dev/log: its queue holds 10 datagrams. Logging
+                # never holds up the event: what cannot be sent is dropped.
+                many=$work/many.conf
+                for i in $(seq 15); do echo "colour$i = blue"; done >"$many"
+                check "under udev, 15 bad lines to a syslog that does not drain: exit 0, at once" -- \
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$many" --udev sda
+                check "  the helper's exit 0" -- stdout_has "exit 0"
+                check "  the disk is written" -- is "sda's scheduler file, first line" "$(head -n 1 "$sda_sched")" none
+                cp "$work/sda_sched" "$sda_sched"
+                # /dev/kmsg lets a writer put 10 lines before it throttles: the change first,
+                # then the first 5 warnings and a count.
+                check "under udev without a syslog, 15 bad lines and a disk that changes: exit 0" -- \
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" kmsg "$TESTFACTS" -c "$many" --udev sda
+                check "  the change first, then 5 warnings and how many more" -- stdout_is "kmsg <30> sda: mq-deadline -> none
+kmsg <28> $many:1: unknown key 'colour1'
+kmsg <28> $many:2: unknown key 'colour2'
+kmsg <28> $many:3: unknown key 'colour3'
+kmsg <28> $many:4: unknown key 'colour4'
+kmsg <28> $many:5: unknown key 'colour5'
+kmsg <28> 10 more warnings not shown (hyperv-scheduler --dry-run shows them all)
+exit 0"
+                cp "$work/sda_sched" "$sda_sched"
+                check "under udev, a syslog queue already full: exit 0, at once" -- \
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog-full timeout 10 "$TESTFACTS" -c "$bad" --udev sda
+                check "  nothing reached it, the helper's exit 0" -- stdout_is "exit 0"
+                check "  the disk is written" -- is "sda's scheduler file, first line" "$(head -n 1 "$sda_sched")" none
                 cp "$work/sda_sched" "$sda_sched"
                 check "under udev --dry-run the warning is always shown" -- \
                         exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev --dry-run --json sdb
@@ -206,6 +247,19 @@ if need_mounts "a long kernel command line" /proc && [ -e /proc/cmdline ]; then
         check "  its first 1 MiB counts" -- json_is "d['policy']['mode']" off
         check "  and it says it was cut" -- stderr_is \
                 "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        # The parameter that ends exactly at the 1 MiB mark is whole: it counts.
+        last=hyperv_scheduler=always
+        { printf 'hyperv_scheduler=off'; head -c $((1048576 - 20 - ${#last})) /dev/zero | tr '\0' ' '; printf '%s x\n' "$last"; } >"$work/cmdline"
+        check "a command line over 1 MiB, a parameter ending at 1 MiB: exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  that parameter counts" -- json_is "d['policy']['mode']" always
+        check "  and it says the rest was cut" -- stderr_is \
+                "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        { printf 'hyperv_scheduler=off'; head -c $((1048576 - 20 - ${#last})) /dev/zero | tr '\0' ' '; printf '%s\n' "$last"; } >"$work/cmdline"
+        check "a command line of 1 MiB and its newline: exit 0" -- exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+        check "  its last parameter counts" -- json_is "d['policy']['mode']" always
+        check "  and nothing was cut" -- stderr_is ""
 fi
 
 finish
