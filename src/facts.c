@@ -66,12 +66,13 @@ static void gather_dmi(struct machine_facts *f, struct udev *udev) {
 
 void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
         memset(f, 0, sizeof(*f));
+        /* First: VMBus up settles what DMI could only veto (verdict_needs_dmi()). */
+        f->has_vmbus = access("/sys/bus/vmbus", F_OK) == 0;
         gather_cpuid(f, full);
         if (!f->has_cpuid)
                 gather_fadt(f);
         if (full || verdict_needs_dmi(f))
                 gather_dmi(f, udev);
-        f->has_vmbus = access("/sys/bus/vmbus", F_OK) == 0;
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,
                                       sizeof(f->osrelease)) >= 0)
                 strip(f->osrelease);

@@ -1,5 +1,6 @@
 #include "verdict.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -219,11 +220,16 @@ static void decide_without_cpuid(const struct machine_facts *f, struct machine_v
         case FADT_UNREAD:
                 break;
         }
-        if (f->fadt.error)
+        /* A boot from a DeviceTree has no ACPI: Linux then asks the firmware for Hyper-V's
+         * SMCCC vendor UUID (arch/arm64/hyperv/mshyperv.c), which user space cannot. */
+        if (f->fadt.error == ENOENT)
+                evidence(v, "no ACPI FADT (a DeviceTree boot): Linux asks the firmware through "
+                            "SMCCC, which user space cannot; deciding from /sys/bus/vmbus and DMI");
+        else if (f->fadt.error)
                 evidence(v, "cannot read '%s': %s: deciding from /sys/bus/vmbus and DMI", FADT_PATH,
                          strerror(f->fadt.error));
         if (f->has_vmbus) {
-                evidence(v, "/sys/bus/vmbus exists: Hyper-V's VMBus is present");
+                evidence(v, "/sys/bus/vmbus exists: Linux found Hyper-V and set up VMBus");
         } else if (is_microsoft_vm(f)) {
                 evidence(v, "DMI \"Microsoft Corporation\" \"Virtual Machine\"");
         } else if (strncmp(f->dmi[DMI_PRODUCT_VERSION], "Hyper-V", 7) == 0) {
@@ -370,7 +376,8 @@ static bool linux_picks_hyperv(const struct machine_facts *f) {
 }
 
 bool verdict_needs_dmi(const struct machine_facts *f) {
-        return !f->has_cpuid || (linux_picks_hyperv(f) && !is_root(f->features.ebx));
+        return !f->has_vmbus &&
+               (!f->has_cpuid || (linux_picks_hyperv(f) && !is_root(f->features.ebx)));
 }
 
 bool verdict_vmbus_disks_are_synthetic(const struct machine_verdict *v) {
@@ -413,6 +420,7 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
         char sig[13], text[64];
         uint32_t max = f->base.eax, eax = f->features.eax, ebx = f->features.ebx;
         struct pick pick;
+        bool root_bits;
 
         memset(v, 0, sizeof(*v));
         v->isolation = v->paravisor = -1;
@@ -479,7 +487,17 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
 
         /* Before the DMI veto: on the root DMI names the physical machine's maker (Nutanix,
          * Amazon EC2). */
-        if (is_root(ebx)) {
+        root_bits = is_root(ebx);
+        if (root_bits && !(f->hints.eax & HV_EAX_NESTED) && f->has_vmbus) {
+                /* VMBus up is the running kernel's own verdict: hv_acpi_init() skips a root
+                 * that is not nested, and a kernel without CONFIG_MSHV_ROOT keeps the partition
+                 * a guest whatever its privileges (hv_identify_partition_type()). */
+                evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions and CpuManagement set, "
+                            "Isolation clear: a root's privileges", HV_LEAF_FEATURES, ebx);
+                evidence(v, "CPUID 0x%08x EAX 0x%08x: bit 12 (nested) clear, yet /sys/bus/vmbus "
+                            "exists: this kernel runs as a guest (no CONFIG_MSHV_ROOT)",
+                         HV_LEAF_HINTS, f->hints.eax);
+        } else if (root_bits) {
                 v->verdict = VERDICT_HYPERV_ROOT;
                 v->hypervisor = "microsoft";
                 evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions and CpuManagement set, "
@@ -495,11 +513,17 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
                 }
                 return;
         }
+        /* With VMBus up Linux already runs as a Hyper-V guest: DMI names the firmware's maker,
+         * and vetoes only where nothing else tells (as systemd-detect-virt does). */
         if ((vmm = dmi_veto(f, &field))) {
-                v->verdict = VERDICT_OTHER_HYPERVISOR;
-                v->hypervisor = vmm;
-                add_dmi_evidence(f, v, field, ": another hypervisor emulating Hyper-V");
-                return;
+                if (!f->has_vmbus) {
+                        v->verdict = VERDICT_OTHER_HYPERVISOR;
+                        v->hypervisor = vmm;
+                        add_dmi_evidence(f, v, field, ": another hypervisor emulating Hyper-V");
+                        return;
+                }
+                add_dmi_evidence(f, v, field, ": another hypervisor's name, but /sys/bus/vmbus "
+                                              "exists: Linux runs as a Hyper-V guest");
         }
         if (!f->has_dmi)
                 evidence(v, "no DMI (as in WSL2): nothing vetoes");
@@ -508,17 +532,27 @@ void verdict_decide(const struct machine_facts *f, struct machine_verdict *v) {
         v->hypervisor = "microsoft";
         if (ebx & HV_EBX_ISOLATION) {
                 decide_confidential(f, v);
+        } else if (root_bits) {
+                /* said above, with what VMBus settles */
         } else if (ebx & HV_EBX_CREATE_PARTITIONS) {
                 v->flavour |= FLAVOUR_L1VH;
                 evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions set, CpuManagement clear: "
                             "an L1VH partition, a guest that hosts VMs of its own", HV_LEAF_FEATURES,
                          ebx);
         } else if (ebx & HV_EBX_CPU_MANAGEMENT) {
+                /* Linux 6.12.118's ms_hyperv_init_platform() takes CpuManagement alone for the
+                 * root, and registers no VMBus on it: VMBus settles which kernel this is. */
                 evidence(v, "CPUID 0x%08x EBX 0x%08x: CpuManagement set, CreatePartitions clear: a "
-                            "guest (Linux before 6.15 called it the root)", HV_LEAF_FEATURES, ebx);
+                            "guest to Linux 6.15 on, the root before 6.15; %s", HV_LEAF_FEATURES,
+                         ebx, f->has_vmbus ? "/sys/bus/vmbus exists: this kernel runs as a guest"
+                                           : "no /sys/bus/vmbus");
         } else {
                 evidence(v, "CPUID 0x%08x EBX 0x%08x: CreatePartitions and CpuManagement clear: "
                             "a guest", HV_LEAF_FEATURES, ebx);
         }
+        if (!f->has_vmbus)
+                evidence(v, "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or a host too "
+                            "old for this kernel's VMBus): a guest with no Hyper-V disk, nothing "
+                            "to change");
         decide_flavour(f, v);
 }

@@ -99,8 +99,8 @@ bool verdict_vmbus_disks_are_synthetic(const struct machine_verdict *v);
  * 0x40000003: only behind "Microsoft Hv" with a maximum leaf Linux accepts. The scan of every
  * higher base (Linux picks the hypervisor found highest): where Hyper-V is still possible, and
  * for a report (full) on any hypervisor, where it only names which one. 0x40000004: on a root.
- * 0x4000000C: for a report, on a confidential guest. DMI: only where CPUID alone cannot settle
- * the verdict. The FADT: only without CPUID (arm64). */
+ * 0x4000000C: for a report, on a confidential guest. DMI: only where neither CPUID nor VMBus
+ * (has_vmbus, gathered first) settles the verdict. The FADT: only without CPUID (arm64). */
 bool verdict_needs_features(const struct machine_facts *f);
 bool verdict_needs_scan(const struct machine_facts *f, bool full);
 bool verdict_needs_hints(const struct machine_facts *f);

@@ -1,5 +1,6 @@
 /* The machine verdict: each machine is built by hand from the CPUID registers and DMI strings
  * the real one reports, and must get the verdict, hypervisor, flavour and evidence it deserves. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -430,6 +431,54 @@ static const struct machine hyperv_machines[] = {
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
                 .evidence = { "a guest" },
         },
+        {
+                /* Issue 21 point 1: DMI naming QEMU, VMBus up. Linux registered VMBus, so it runs
+                 * as a Hyper-V guest; the DMI vendor stays as evidence. */
+                .name = "Microsoft Hv, DMI QEMU, VMBus up",
+                HYPERV_GUEST, DMI_QEMU, .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "DMI sys_vendor \"QEMU\": another hypervisor's name, but "
+                              "/sys/bus/vmbus exists: Linux runs as a Hyper-V guest",
+                              "CreatePartitions and CpuManagement clear: a guest" },
+        },
+        {
+                /* Point 2: a root's privileges on a kernel without CONFIG_MSHV_ROOT (Debian's
+                 * 7.x configs): hv_identify_partition_type() keeps it a guest, VMBus comes up. */
+                .name = "root privileges 0x002bb9ff, not nested, VMBus up",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x002bb9ffu), .has_vmbus = true,
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "EBX 0x002bb9ff: CreatePartitions and CpuManagement set, Isolation "
+                              "clear: a root's privileges",
+                              "bit 12 (nested) clear, yet /sys/bus/vmbus exists: this kernel runs "
+                              "as a guest (no CONFIG_MSHV_ROOT)" },
+        },
+        {
+                /* Point 3: VMBus settles what the privilege bits cannot: 6.12 took this for
+                 * the root and set up no VMBus, 6.15 on a guest. */
+                .name = "CpuManagement alone, VMBus up",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT), .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "a guest to Linux 6.15 on, the root before 6.15; /sys/bus/vmbus "
+                              "exists: this kernel runs as a guest" },
+        },
+        {
+                .name = "CpuManagement alone, no VMBus",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "the root before 6.15; no /sys/bus/vmbus" },
+        },
+        {
+                /* Point 5: a host whose VMBus versions the kernel dropped (7.3 and Windows
+                 * Server 2012): no /sys/bus/vmbus, still a guest, nothing to change. */
+                .name = "guest whose VMBus did not come up",
+                HYPERV_GUEST, DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or a host "
+                              "too old for this kernel's VMBus): a guest with no Hyper-V disk, "
+                              "nothing to change" },
+        },
 };
 
 static const struct machine other_machines[] = {
@@ -741,6 +790,17 @@ static const struct machine no_cpuid_machines[] = {
                               "deciding from /sys/bus/vmbus and DMI", "/sys/bus/vmbus exists" },
         },
         {
+                /* Point 4: booted from a DeviceTree, no ACPI: Linux found Hyper-V through SMCCC,
+                 * and VMBus is the evidence user space has. */
+                .name = "arm64 DeviceTree boot, no FADT, VMBus",
+                .no_cpuid = true, .fadt = { .result = FADT_UNREAD, .error = ENOENT },
+                .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "no ACPI FADT (a DeviceTree boot): Linux asks the firmware through "
+                              "SMCCC, which user space cannot",
+                              "/sys/bus/vmbus exists: Linux found Hyper-V and set up VMBus" },
+        },
+        {
                 .name = "arm64 with /sys/bus/vmbus",
                 .no_cpuid = true, .has_vmbus = true,
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
@@ -896,6 +956,11 @@ static const struct {
           true, true, true, true, false, false },
         { { .name = "CpuManagement alone", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT) },
           true, true, true, false, false, true },
+        /* VMBus up: Linux chose Hyper-V, DMI could only veto. */
+        { { .name = "Hyper-V guest with VMBus", HYPERV_GUEST, .has_vmbus = true },
+          true, true, true, false, false, false },
+        { { .name = "no CPUID (arm64) with VMBus", .no_cpuid = true, .has_vmbus = true },
+          false, false, false, false, false, false },
         { { .name = "confidential guest claiming CpuManagement",
             HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
           true, true, true, false, true, true },
