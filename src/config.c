@@ -263,6 +263,19 @@ static const char *skip_kernel_spaces(const char *p) {
         return p;
 }
 
+/* Whether the n bytes at a name the parameter key: '-' and '_' are the same, as in the kernel's
+ * parameqn() (kernel/params.c, Linux 6.12.118) and systemd's proc_cmdline_key_streq(), so
+ * hyperv-scheduler= is hyperv_scheduler=. */
+static bool param_name_is(const char *a, size_t n, const char *key) {
+        for (size_t i = 0; i < n; i++) {
+                char x = a[i] == '-' ? '_' : a[i], y = key[i] == '-' ? '_' : key[i];
+
+                if (x != y)
+                        return false;
+        }
+        return key[n] == '\0';
+}
+
 /* The value of the last parameter named key (without '='), or NULL; its length in *len. Split as
  * the kernel's next_arg() splits (lib/cmdline.c, as read at torvalds/linux commit
  * 0ea09083116d): blanks end a parameter outside double quotes; quotes around the value, or
@@ -291,7 +304,7 @@ static const char *cmdline_last(const char *cmdline, const char *key, size_t *le
                 }
                 if (quoted && !value_quoted && end > 0 && p[end - 1] == '"')
                         end--;
-                if (equals == keylen && memcmp(p, key, equals) == 0) {
+                if (equals == keylen && param_name_is(p, equals, key)) {
                         const char *v = p + equals + 1 + (p[equals + 1] == '"');
 
                         last = v;

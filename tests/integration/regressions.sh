@@ -95,6 +95,8 @@ hyperv_scheduler=always hyperv_scheduler=off|off True
 hyperv_scheduler="off"|off True
 "hyperv_scheduler=off"|off True
 hyperv_scheduler=off "hyperv_scheduler=always"|always True
+hyperv-scheduler=off|off True
+hyperv_scheduler=always hyperv-scheduler=off|off True
 hyperv_scheduler=off hyperv_scheduler=offf|auto False
 TABLE
                 check "  a bad last value is named" -- stderr_is \
