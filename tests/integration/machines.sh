@@ -222,6 +222,13 @@ TABLE
                 check "report: nothing about elevator= under --udev" -- exits 0 "${elev[@]}" --udev sdb
                 check "report: --udev is silent" -- silent
         fi
+        # What the kernel starts each disk on, from the disk's own facts (elevator_get_default()).
+        check "report: each disk's kernel default" -- exits 0 "${text[@]}" --dry-run sda sdb
+        check "report: sda, one queue, mq-deadline offered" -- stdout_has "sda: 1 hardware queue: the kernel starts it on mq-deadline"
+        check "report: sdb, two queues" -- stdout_has "sdb: 2 hardware queues: the kernel starts it on none (mq-deadline if they share one tag set)"
+        check "report: each disk's kernel default in JSON" -- exits 0 "${text[@]}" --dry-run --json sda sdb
+        check "report: kernel_default of sda and sdb" -- json_is \
+                "[x['kernel_default'] for x in d['devices']]" "['mq-deadline', 'none']"
         # One hardware queue, and why: one present CPU, the storvsc module parameter, IDE.
         mkdir -p "$tree/sys/devices/system/cpu" "$tree/sys/module/hv_storvsc/parameters"
         echo 0 >"$tree/sys/devices/system/cpu/present"
