@@ -118,6 +118,7 @@ if need_tree "every kind of machine"; then
                 fi
         done <<'TABLE'
 hyper-v gen1|hyperv-guest|legacy|-|yes|debian|hyperv-guest microsoft gen1|would-change/None
+azure gen1|hyperv-guest|gen1|-|yes|debian|hyperv-guest microsoft azure gen1|would-change/None
 hyper-v gen2|hyperv-guest|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
 azure|hyperv-guest|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
 azure l1vh|hyperv-l1vh|azure|azure|yes|debian|hyperv-guest microsoft l1vh azure gen2|would-change/None
@@ -161,6 +162,17 @@ TABLE
         check "tdx: the evidence names leaf 0x4000000c" -- json_is \
                 "[e for e in d['machine']['evidence'] if e.startswith('CPUID 0x4000000c')][0]" \
                 "CPUID 0x4000000c EBX 0x00000c03: isolation type 3 (TDX); EAX 0x00000001: paravisor present"
+        # Azure Generation 1 as a real one lists it: the OS and resource disks on the IDE fast
+        # path (one queue each), data disks on SCSI controller f8b3781b with one queue per vCPU,
+        # the DVD on the emulated IDE controller, off VMBus.
+        tree=$(machine_tree gen1-disks gen1 - yes)
+        check "azure gen1: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json
+        check "azure gen1: each disk's action" -- json_is \
+                "' '.join(x['name'] + '=' + x['action'] + '/' + str(x['reason']) + '/' + str(x['queues']) for x in d['devices'])" \
+                "sda=would-change/None/1 sdb=would-change/None/1 sdc=already/None/4 sdd=already/None/4 sr0=skipped/not-vmbus/1"
+        check "azure gen1: the resource disk is on the IDE fast path" -- json_is "$(disk sdb queues_why)" "an IDE controller (Generation 1)"
+        check "azure gen1: the data disks start on none" -- json_is "$(disk sdc kernel_default)" none
         # A guest whose VMBus did not come up (hv_vmbus not loaded, or a host whose VMBus
         # versions the kernel no longer speaks): still a guest, and the report says there is
         # nothing to change. (The fake tree keeps its storvsc disks; a real one has none.)
