@@ -149,8 +149,9 @@ static void decide_flavour(const struct machine_facts *f, struct machine_verdict
         }
 }
 
-/* Linux 6.19's arm64 test, hyperv_detect_via_acpi(): revision 6 or later (the first with the
- * field) and hypervisor_id "MsHyperV". A table shorter than the field has none: the kernel's
+/* The arm64 test of the 2025 series, hyperv_detect_via_acpi() (read as posted; Linux 6.12.118's
+ * hyperv_init() compared hypervisor_id alone): revision 6 or later (the first with the field)
+ * and hypervisor_id "MsHyperV". A table shorter than the field has none: the kernel's
  * copy of the FADT is zero-filled beyond the table's length. */
 void fadt_parse(const unsigned char *buf, size_t len, struct fadt_facts *out) {
         uint32_t length;
@@ -269,9 +270,11 @@ static bool hyperv_accepted(const struct machine_facts *f) {
         return verdict_needs_features(f) && (eax & HV_EAX_HYPERCALL_MSR) && (eax & HV_EAX_VP_INDEX);
 }
 
-/* The root partition as hv_identify_partition_type() has it from Linux 6.15 on:
- * CreatePartitions and CpuManagement, Isolation clear, since a confidential guest is a guest
- * whatever else it claims. Before 6.15, CpuManagement alone made the root. */
+/* A root's privileges as hv_identify_partition_type() tests them (hv_common.c at torvalds/linux
+ * 04df7ac39943; 6.15 on): CreatePartitions and CpuManagement, Isolation clear, since a
+ * confidential guest is a guest whatever else it claims. Linux 6.12.118's
+ * ms_hyperv_init_platform() tested CpuManagement alone. Whether the kernel then ran as the root
+ * (it needs CONFIG_MSHV_ROOT at that commit) only VMBus tells: verdict_decide(). */
 static bool is_root(uint32_t ebx) {
         return (ebx & HV_EBX_CREATE_PARTITIONS) && (ebx & HV_EBX_CPU_MANAGEMENT) &&
                !(ebx & HV_EBX_ISOLATION);
@@ -284,7 +287,8 @@ static const struct cpuid_regs *base_at(const struct machine_facts *f, unsigned 
         return f->scanned ? &f->higher[i - 1] : NULL;
 }
 
-/* cpuid_base_hypervisor(sig, leaves) of Linux 6.19 (arch/x86/include/asm/cpuid/api.h): the
+/* The kernel's hypervisor CPUID base lookup (hypervisor_cpuid_base(sig, leaves), as kvm.c of
+ * Linux 6.12.118 calls it; later renamed cpuid_base_hypervisor()): the
  * lowest base with the signature and, where leaves is not 0, a maximum leaf at least that far
  * above it (unsigned, as the kernel subtracts). Sets *index; returns 0 when none. */
 static uint32_t lowest_base(const struct machine_facts *f, const char *sig, uint32_t leaves,
@@ -307,8 +311,9 @@ struct pick {
         uint32_t leaf;    /* where it found it */
 };
 
-/* detect_hypervisor_vendor() of Linux 6.19: every hypervisor's detect returns a priority, the
- * highest wins and, at equal priority, the earlier in the kernel's list. Xen PV is left out: a
+/* detect_hypervisor_vendor() of Linux 6.12.118: every hypervisor's detect returns a priority,
+ * the highest wins and, at equal priority, the earlier in the kernel's list (6.12.118 has no
+ * bhyve; later kernels add it last). Xen PV is left out: a
  * PV guest is told so at boot, not by CPUID. */
 static void linux_pick(const struct machine_facts *f, struct pick *p) {
         static const struct {

@@ -286,7 +286,7 @@ static const struct machine hyperv_machines[] = {
                 .evidence = { "EBX 0x00388030: CreatePartitions and CpuManagement clear" },
         },
         {
-                /* Linux 6.19's hv_identify_partition_type(). */
+                /* hv_identify_partition_type() (torvalds/linux 04df7ac39943). */
                 .name = "L1VH, a guest mask with CreatePartitions (0x003b8031)",
                 HYPERV(0x4000000bu, HV_FEATURES, 0x003b8031u), DMI_GEN2(AZURE_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
@@ -363,8 +363,8 @@ static const struct machine hyperv_machines[] = {
                 .evidence = { "and CpuManagement set, Isolation clear: the root partition" },
         },
         {
-                /* Linux's hv_identify_partition_type() (6.19 on; 6.15 to 6.18 called it a
-                 * guest without a name): CreatePartitions without CpuManagement hosts VMs of
+                /* Linux's hv_identify_partition_type() (torvalds/linux 04df7ac39943; older
+                 * kernels call it a guest without a name): CreatePartitions without CpuManagement hosts VMs of
                  * its own but is itself a guest on VMBus. */
                 .name = "L1VH partition (CreatePartitions alone)",
                 HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS),
