@@ -7,29 +7,16 @@
 #include "hyperv.h"
 #include "util.h"
 
-/* Raw registers only: verdict.c says which are worth a CPUID instruction (each one a VM exit
- * on Hyper-V) and what they mean. */
+/* Raw registers only: verdict.c says which leaves are worth a CPUID instruction (each one a VM
+ * exit on Hyper-V), in which order, and what they mean. */
 static void gather_cpuid(struct machine_facts *f, bool full) {
+        struct cpuid_regs r;
+        uint32_t leaf;
+
         f->has_cpuid = cpuid_supported();
-        if (!f->has_cpuid)
-                return;
-        cpuid_query(1, &f->leaf1);
-        if (!(f->leaf1.ecx & CPUID1_ECX_HYPERVISOR))
-                return;
-        cpuid_query(HV_LEAF_BASE, &f->base);
-        if (verdict_needs_features(f))
-                cpuid_query(HV_LEAF_FEATURES, &f->features);
-        if (verdict_needs_scan(f, full)) {
-                /* Every base Linux's cpuid_base_hypervisor() scans; HV_SCAN_FIRST is f->base. */
-                for (unsigned i = 1; i < HV_SCAN_BASES; i++)
-                        cpuid_query(HV_SCAN_FIRST + i * HV_SCAN_STEP, &f->higher[i - 1]);
-                f->scanned = true;
-        }
-        if (verdict_needs_hints(f))
-                cpuid_query(HV_LEAF_HINTS, &f->hints);
-        if (verdict_needs_isolation(f, full)) {
-                cpuid_query(HV_LEAF_ISOLATION, &f->isolation);
-                f->has_isolation = true;
+        while ((leaf = verdict_next_leaf(f, full))) {
+                cpuid_query(leaf, &r);
+                verdict_record_leaf(f, leaf, &r);
         }
 }
 

@@ -35,6 +35,7 @@ struct fadt_facts {
 
 struct machine_facts {
         bool has_cpuid;
+        uint32_t last_leaf;         /* the last leaf verdict_record_leaf() took; 0 before any */
         struct cpuid_regs leaf1;    /* ECX bit 31: a hypervisor is present */
         struct cpuid_regs base;     /* 0x40000000: max leaf and vendor signature */
         struct cpuid_regs features; /* 0x40000003: what the partition may do */
@@ -106,6 +107,12 @@ bool verdict_needs_scan(const struct machine_facts *f, bool full);
 bool verdict_needs_hints(const struct machine_facts *f);
 bool verdict_needs_isolation(const struct machine_facts *f, bool full);
 bool verdict_needs_dmi(const struct machine_facts *f);
+
+/* The CPUID leaf the gatherer must read next, in the order above, from the facts recorded so
+ * far (0: no more); with full, for a report. The gatherer loops: read it, hand it to
+ * verdict_record_leaf(), ask again. */
+uint32_t verdict_next_leaf(const struct machine_facts *f, bool full);
+void verdict_record_leaf(struct machine_facts *f, uint32_t leaf, const struct cpuid_regs *r);
 
 /* Parses len bytes of an ACPI FADT (binary, from FADT_PATH) as hyperv_detect_via_acpi() reads
  * it. A short, truncated or foreign table is FADT_NOT_HYPERV with why set. */

@@ -1003,6 +1003,74 @@ START_TEST(leaves_and_dmi_are_read_only_where_they_can_change_the_verdict) {
 }
 END_TEST
 
+/* The leaves a gatherer that loops on verdict_next_leaf() reads from a CPU answering as
+ * machine m, as text: each leaf in hex, the 255 higher bases of the scan as "scan". */
+static void leaves_read(const struct machine *m, bool full, char *out, size_t size) {
+        struct machine_facts cpu, f;
+        uint32_t leaf;
+        size_t len = 0;
+
+        build_facts(m, &cpu);
+        memset(&f, 0, sizeof(f));
+        f.has_cpuid = cpu.has_cpuid;
+        out[0] = '\0';
+        while ((leaf = verdict_next_leaf(&f, full))) {
+                const struct cpuid_regs *r = leaf == 1                  ? &cpu.leaf1
+                                             : leaf == HV_LEAF_BASE     ? &cpu.base
+                                             : leaf == HV_LEAF_FEATURES ? &cpu.features
+                                             : leaf == HV_LEAF_HINTS    ? &cpu.hints
+                                             : leaf == HV_LEAF_ISOLATION
+                                                     ? &cpu.isolation
+                                                     : &cpu.higher[(leaf - HV_SCAN_FIRST) / HV_SCAN_STEP - 1];
+
+                ck_assert_msg(len < size - 16, "%s: too many leaves", m->name);
+                if (leaf == HV_SCAN_FIRST + HV_SCAN_STEP)
+                        len += (size_t) snprintf(out + len, size - len, " scan");
+                else if (leaf < HV_SCAN_FIRST + HV_SCAN_STEP || leaf > HV_SCAN_LAST)
+                        len += (size_t) snprintf(out + len, size - len, " %x", leaf);
+                verdict_record_leaf(&f, leaf, r);
+        }
+        ck_assert_msg(f.scanned == (strstr(out, "scan") != NULL), "%s: scanned", m->name);
+}
+
+/* The order the leaves are read in: each question asked once what it depends on is in. */
+static const struct {
+        struct machine m;
+        const char *leaves, *leaves_full;
+} leaf_orders[] = {
+        { { .name = "no CPUID (arm64)", .no_cpuid = true }, "", "" },
+        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST }, " 1", " 1" },
+        { { .name = "Hyper-V guest", HYPERV_GUEST }, " 1 40000000 40000003 scan",
+          " 1 40000000 40000003 scan" },
+        { { .name = "root",
+            HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT) },
+          " 1 40000000 40000003 scan 40000004", " 1 40000000 40000003 scan 40000004" },
+        { { .name = "confidential guest", HYPERV(0x4000000cu, HV_FEATURES, HV_EBX_ISOLATION) },
+          " 1 40000000 40000003 scan", " 1 40000000 40000003 scan 4000000c" },
+        { { .name = "confidential guest claiming a root's privileges",
+            HYPERV(0x4000000cu, HV_FEATURES,
+                   HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
+          " 1 40000000 40000003 scan", " 1 40000000 40000003 scan 4000000c" },
+        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) }, " 1 40000000",
+          " 1 40000000 scan" },
+        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) }, " 1 40000000",
+          " 1 40000000 scan" },
+        { { .name = "no VP index", HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_VP_INDEX, 0) },
+          " 1 40000000 40000003", " 1 40000000 40000003 scan" },
+};
+
+START_TEST(leaves_are_read_in_order_and_only_where_needed) {
+        char got[256];
+
+        leaves_read(&leaf_orders[_i].m, false, got, sizeof(got));
+        ck_assert_msg(streq(got, leaf_orders[_i].leaves), "%s: read%s, expected%s",
+                      leaf_orders[_i].m.name, got, leaf_orders[_i].leaves);
+        leaves_read(&leaf_orders[_i].m, true, got, sizeof(got));
+        ck_assert_msg(streq(got, leaf_orders[_i].leaves_full), "%s: read%s for a report, expected%s",
+                      leaf_orders[_i].m.name, got, leaf_orders[_i].leaves_full);
+}
+END_TEST
+
 /* FADT bytes as a test writes them: the header's length and revision, hypervisor_id at 268. */
 static size_t make_fadt(unsigned char *buf, size_t size, uint32_t length, unsigned revision,
                         const char *id) {
@@ -1125,6 +1193,8 @@ Suite *verdict_suite(void) {
         tc = tcase_create("helpers");
         tcase_add_loop_test(tc, leaves_and_dmi_are_read_only_where_they_can_change_the_verdict, 0,
                             ELEMENTSOF(cost_cases));
+        tcase_add_loop_test(tc, leaves_are_read_in_order_and_only_where_needed, 0,
+                            ELEMENTSOF(leaf_orders));
         tcase_add_test(tc, verdict_names_match_report_contract);
         tcase_add_test(tc, dmi_field_names_match_sysfs);
         suite_add_tcase(s, tc);
