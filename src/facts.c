@@ -10,29 +10,16 @@
 #include "files.h"
 #include "util.h"
 
-/* Raw registers only: verdict.c says which are worth a CPUID instruction (each one a VM exit
- * on Hyper-V) and what they mean. */
+/* Raw registers only: verdict.c says which leaves are worth a CPUID instruction (each one a VM
+ * exit on Hyper-V), in which order, and what they mean. */
 static void gather_cpuid(struct machine_facts *f, bool full) {
+        struct cpuid_regs r;
+        uint32_t leaf;
+
         f->has_cpuid = cpuid_supported();
-        if (!f->has_cpuid)
-                return;
-        cpuid_query(1, &f->leaf1);
-        if (!(f->leaf1.ecx & CPUID1_ECX_HYPERVISOR))
-                return;
-        cpuid_query(HV_LEAF_BASE, &f->base);
-        if (verdict_needs_features(f))
-                cpuid_query(HV_LEAF_FEATURES, &f->features);
-        if (verdict_needs_scan(f, full)) {
-                /* Every base Linux's cpuid_base_hypervisor() scans; HV_SCAN_FIRST is f->base. */
-                for (unsigned i = 1; i < HV_SCAN_BASES; i++)
-                        cpuid_query(HV_SCAN_FIRST + i * HV_SCAN_STEP, &f->higher[i - 1]);
-                f->scanned = true;
-        }
-        if (verdict_needs_hints(f))
-                cpuid_query(HV_LEAF_HINTS, &f->hints);
-        if (verdict_needs_isolation(f, full)) {
-                cpuid_query(HV_LEAF_ISOLATION, &f->isolation);
-                f->has_isolation = true;
+        while ((leaf = verdict_next_leaf(f, full))) {
+                cpuid_query(leaf, &r);
+                verdict_record_leaf(f, leaf, &r);
         }
 }
 
@@ -73,12 +60,13 @@ void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
         struct stat st;
 
         memset(f, 0, sizeof(*f));
+        /* First: VMBus up settles what DMI could only veto (verdict_needs_dmi()). */
+        f->has_vmbus = stat("/sys/bus/vmbus", &st) == 0;
         gather_cpuid(f, full);
         if (!f->has_cpuid)
                 gather_fadt(f);
         if (full || verdict_needs_dmi(f))
                 gather_dmi(f, udev);
-        f->has_vmbus = stat("/sys/bus/vmbus", &st) == 0;
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,
                                       sizeof(f->osrelease)) >= 0)
                 strip(f->osrelease);

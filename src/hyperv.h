@@ -2,10 +2,12 @@
  * (facts.c), the verdict (verdict.c) and the unit tests all use these names. Values as in the
  * Hypervisor Top Level Functional Specification and Linux's include/hyperv/hvgdk_mini.h.
  *
- * The rules follow Linux 6.19: arch/x86/kernel/cpu/hypervisor.c (detect_hypervisor_vendor()
- * and each hypervisor's detect), arch/x86/kernel/cpu/mshyperv.c (ms_hyperv_platform()),
- * drivers/hv/hv_common.c (hv_identify_partition_type()), drivers/hv/vmbus_drv.c
- * (hv_acpi_init()) and arch/arm64/hyperv/mshyperv.c (hyperv_detect_via_acpi()). */
+ * The rules follow the kernel sources as read: Linux 6.12.118 (Debian's linux-source-6.12) for
+ * arch/x86/kernel/cpu/hypervisor.c (detect_hypervisor_vendor() and each hypervisor's detect),
+ * arch/x86/kernel/cpu/mshyperv.c (ms_hyperv_platform(), the root test of 6.12) and
+ * drivers/hv/vmbus_drv.c (hv_acpi_init()); drivers/hv/hv_common.c at torvalds/linux commit
+ * 04df7ac39943 (hv_identify_partition_type(), with CONFIG_MSHV_ROOT); and the 2025 arm64 series
+ * as posted (hyperv_detect_via_acpi(), hyperv_detect_via_smccc()). */
 #pragma once
 
 /* CPUID 1 ECX: a hypervisor is present. */
@@ -40,6 +42,7 @@
 /* KVM and Xen move their own signature up by multiples of 0x100 when they emulate Hyper-V.
  * These are the bases Linux's cpuid_base_hypervisor() scans, 0x40000000 included. */
 #define HV_SCAN_FIRST 0x40000000u
+#define HV_SCAN_LAST  0x4000ff00u
 #define HV_SCAN_STEP  0x100u
 #define HV_SCAN_BASES 256u
 

@@ -73,7 +73,9 @@ static enum reason disk_reason(const struct config *c, const struct disk_facts *
          * other schedulers are modules not loaded: that one is decided below, as already. */
         if (avail->n == 0 || (avail->current < 0 && avail->n == 1 && streq(avail->name[0], "none")))
                 return REASON_NO_SCHEDULER;
-        /* Zoned disks need mq-deadline to keep writes in order. */
+        /* Zoned disks are left as the kernel set them: before Linux 6.10 only mq-deadline kept
+         * their writes in order; from 6.10 zone write plugging does under any scheduler, so
+         * none would do there, but Hyper-V offers no zoned disk to gain from it. */
         if (d->zoned && !streq(d->zoned, "none"))
                 return REASON_ZONED;
         if (!config_wants(c, d->name))

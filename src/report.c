@@ -204,6 +204,41 @@ void report_queue_why(const struct queue_facts *q, char *buf, size_t size) {
         }
 }
 
+/* elevator_get_default() of Linux 6.12.118 (block/elevator.c): mq-deadline for a queue with one
+ * hardware queue, or whose queues share one tag set (storvsc's do not), and only where
+ * mq-deadline is registered: elevator_find_get() loads no module. A list without "none" is the
+ * legacy block layer's, where none of this applies; the devices the rule skips are left out,
+ * as their drivers may ask for no scheduler at all (loop: BLK_MQ_F_NO_SCHED_BY_DEFAULT). */
+const char *report_kernel_default(const struct disk_result *d, char *why, size_t size) {
+        const struct sched_list *l = &d->decision.available;
+        bool deadline = sched_list_find(l, "mq-deadline") >= 0;
+
+        why[0] = '\0';
+        if (d->rule_skips || d->hw_queues <= 0 || sched_list_find(l, "none") < 0)
+                return NULL;
+        if (d->hw_queues == 1 && deadline) {
+                snprintf(why, size, "1 hardware queue: the kernel starts it on mq-deadline");
+                return "mq-deadline";
+        }
+        if (d->hw_queues == 1)
+                snprintf(why, size, "1 hardware queue, but no mq-deadline offered (a module not "
+                                    "loaded): the kernel starts it on none");
+        else if (deadline)
+                snprintf(why, size, "%d hardware queues: the kernel starts it on none "
+                                    "(mq-deadline if they share one tag set)", d->hw_queues);
+        else
+                snprintf(why, size, "%d hardware queues: the kernel starts it on none",
+                         d->hw_queues);
+        return "none";
+}
+
+/* Why the policy leaves a zoned disk alone, true of every kernel: before Linux 6.10 only
+ * mq-deadline kept a zoned disk's writes in order (the kernel required it); from 6.10 zone
+ * write plugging (block/blk-zoned.c) orders them under any scheduler. */
+static const char *const zoned_why =
+        "zoned: left alone; before Linux 6.10 only mq-deadline kept its writes in order, from "
+        "6.10 the block layer's zone write plugging does, whatever the scheduler";
+
 /* The notes a report ends with: what the kernel ignores, and where the rule never runs. */
 static const char *const note_elevator =
         "elevator= on the kernel command line does nothing since Linux 5.0 (the kernel only warns): "
@@ -259,7 +294,7 @@ void report_text(FILE *f, const struct report *r) {
         const struct config *c = r->config;
         int width = (int) strlen("DEVICE");
         char path[CONFIG_PATH_SHOWN];
-        bool single_queue = false;
+        bool footer = false;
         const char *notes[2];
         size_t n_notes;
 
@@ -287,7 +322,6 @@ void report_text(FILE *f, const struct report *r) {
                         continue;
                 if (d->hw_queues >= 0)
                         snprintf(queues, sizeof(queues), "%d", d->hw_queues);
-                single_queue |= d->hw_queues == 1;
                 fprintf(f, "%-*s  %-6s  %-12s  %-12s  %-12s  %s\n", width, or_dash(d->name), queues,
                         or_dash(sched_list_current(shown_list(d))), or_dash(d->decision.target),
                         action_name(result_action(d)), or_dash(result_reason(d)));
@@ -299,13 +333,25 @@ void report_text(FILE *f, const struct report *r) {
                         fprintf(f, "%s: %s\n", or_dash(d->name),
                                 d->error[0] ? d->error : d->decision.problem);
         }
-        if (single_queue)
-                fputs("\nA disk with 1 hardware queue gets mq-deadline from the kernel by default;"
-                      " with more, none.\n", f);
-        for (size_t i = 0; i < r->n_disks; i++)
-                if (!hidden(r, &r->disks[i]) && r->disks[i].queue_why[0])
-                        fprintf(f, "%s: 1 hardware queue: %s\n", r->disks[i].name,
-                                r->disks[i].queue_why);
+        /* What the kernel starts each disk on, and why, from the disk's own facts. */
+        for (size_t i = 0; i < r->n_disks; i++) {
+                const struct disk_result *d = &r->disks[i];
+                char why[160];
+                bool zoned = d->decision.reason == REASON_ZONED;
+
+                if (hidden(r, d) || (!report_kernel_default(d, why, sizeof(why)) &&
+                                     !d->queue_why[0] && !zoned))
+                        continue;
+                if (!footer)
+                        fputc('\n', f);
+                footer = true;
+                if (why[0])
+                        fprintf(f, "%s: %s\n", d->name, why);
+                if (d->queue_why[0])
+                        fprintf(f, "%s: 1 hardware queue: %s\n", d->name, d->queue_why);
+                if (zoned)
+                        fprintf(f, "%s: %s\n", d->name, zoned_why);
+        }
         hidden_line(f, r);
         n_notes = report_notes(r, notes);
         if (n_notes)
@@ -373,6 +419,7 @@ static void json_policy(struct json *j, const struct report *r) {
 
 static void json_disk(struct json *j, const struct disk_result *d) {
         const struct sched_list *shown = shown_list(d);
+        char why[160];
 
         json_object_begin(j);
         json_member(j, "name", d->name[0] ? d->name : NULL);
@@ -384,6 +431,7 @@ static void json_disk(struct json *j, const struct disk_result *d) {
         else
                 json_null(j);
         json_member(j, "queues_why", d->queue_why[0] ? d->queue_why : NULL);
+        json_member(j, "kernel_default", report_kernel_default(d, why, sizeof(why)));
         json_member(j, "rule_skips", d->rule_skips);
         json_member(j, "target", d->decision.target);
         json_member(j, "action", action_name(result_action(d)));

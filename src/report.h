@@ -47,6 +47,10 @@ struct report {
 /* Why a storvsc disk has one hardware queue, from what could be read; "" when nothing tells. */
 void report_queue_why(const struct queue_facts *q, char *buf, size_t size);
 
+/* The scheduler the kernel starts the disk on, from its queue count and the schedulers its file
+ * offers, with the sentence why; NULL (why "") where those do not tell. */
+const char *report_kernel_default(const struct disk_result *d, char *why, size_t size);
+
 void report_text(FILE *f, const struct report *r);
 void report_json(FILE *f, const struct report *r);
 

@@ -37,6 +37,7 @@ struct fadt_facts {
 
 struct machine_facts {
         bool has_cpuid;
+        uint32_t last_leaf;         /* the last leaf verdict_record_leaf() took; 0 before any */
         struct cpuid_regs leaf1;    /* ECX bit 31: a hypervisor is present */
         struct cpuid_regs base;     /* 0x40000000: max leaf and vendor signature */
         struct cpuid_regs features; /* 0x40000003: what the partition may do */
@@ -101,13 +102,20 @@ bool verdict_vmbus_disks_are_synthetic(const struct machine_verdict *v);
  * 0x40000003: only behind "Microsoft Hv" with a maximum leaf Linux accepts. The scan of every
  * higher base (Linux picks the hypervisor found highest): where Hyper-V is still possible, and
  * for a report (full) on any hypervisor, where it only names which one. 0x40000004: on a root.
- * 0x4000000C: for a report, on a confidential guest. DMI: only where CPUID alone cannot settle
- * the verdict. The FADT: only without CPUID (arm64, or any architecture but x86). */
+ * 0x4000000C: for a report, on a confidential guest. DMI: only where neither CPUID nor VMBus
+ * (has_vmbus, gathered first) settles the verdict. The FADT: only without CPUID (arm64, or any
+ * architecture but x86). */
 bool verdict_needs_features(const struct machine_facts *f);
 bool verdict_needs_scan(const struct machine_facts *f, bool full);
 bool verdict_needs_hints(const struct machine_facts *f);
 bool verdict_needs_isolation(const struct machine_facts *f, bool full);
 bool verdict_needs_dmi(const struct machine_facts *f);
+
+/* The CPUID leaf the gatherer must read next, in the order above, from the facts recorded so
+ * far (0: no more); with full, for a report. The gatherer loops: read it, hand it to
+ * verdict_record_leaf(), ask again. */
+uint32_t verdict_next_leaf(const struct machine_facts *f, bool full);
+void verdict_record_leaf(struct machine_facts *f, uint32_t leaf, const struct cpuid_regs *r);
 
 /* Parses len bytes of an ACPI FADT (binary, from FADT_PATH) as hyperv_detect_via_acpi() reads
  * it. A short, truncated or foreign table is FADT_NOT_HYPERV with why set. */

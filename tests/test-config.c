@@ -639,6 +639,12 @@ static const struct {
         { "hyperv_scheduler=off quiet hyperv_scheduler=auto splash", 1, MODE_AUTO },
         { "hyperv_scheduler=sometimes", -EINVAL, 0 },
         { "hyperv_scheduler=", -EINVAL, 0 },
+        /* The package's own name: the kernel's parameq() and systemd take '-' for '_'. */
+        { "hyperv-scheduler=off", 1, MODE_OFF },
+        { "quiet hyperv-scheduler=always", 1, MODE_ALWAYS },
+        { "hyperv_scheduler=off hyperv-scheduler=auto", 1, MODE_AUTO },
+        { "hyperv-scheduler=off hyperv_scheduler=always", 1, MODE_ALWAYS },
+        { "hyperv_scheduler-=off hyperv-scheduler_x=off", 0, 0 },
         { "hyperv_scheduler=offf", -EINVAL, 0 },
         { "hyperv_scheduler=OFF", -EINVAL, 0 },
         { "hyperv_scheduler=offoffoffoffoffoff", -EINVAL, 0 },

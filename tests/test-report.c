@@ -250,8 +250,9 @@ START_TEST(text_report_is_exact) {
                 "'[mq-deadline] none\\n'\n"
                 "dm-0: queue/scheduler is not a list of scheduler names\n"
                 "\n"
-                "A disk with 1 hardware queue gets mq-deadline from the kernel by default; with "
-                "more, none.\n");
+                "sda: 1 hardware queue: the kernel starts it on mq-deadline\n"
+                "sdb: 4 hardware queues: the kernel starts it on none\n"
+                "loop0: 1 hardware queue: the kernel starts it on mq-deadline\n");
         free(out);
 }
 END_TEST
@@ -269,23 +270,23 @@ START_TEST(json_report_is_exact) {
                 "\"schedulers\": [\"none\", \"noop\"], \"config\": \"/etc/hyperv-scheduler.conf\", "
                 "\"config_found\": false, \"config_unreadable\": false}, \"devices\": [\n"
                 "  {\"name\": \"sda\", \"current\": \"none\", \"available\": [\"none\", "
-                "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", \"action\": \"changed\", "
+                "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"kernel_default\": \"mq-deadline\", \"rule_skips\": null, \"target\": \"none\", \"action\": \"changed\", "
                 "\"reason\": null, \"error\": null},\n"
                 "  {\"name\": \"sdb\", \"current\": \"none\", \"available\": [\"none\"], "
-                "\"queues\": 4, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", \"action\": \"already\", \"reason\": null, "
+                "\"queues\": 4, \"queues_why\": null, \"kernel_default\": \"none\", \"rule_skips\": null, \"target\": \"none\", \"action\": \"already\", \"reason\": null, "
                 "\"error\": null},\n"
                 "  {\"name\": \"loop0\", \"current\": \"none\", \"available\": [\"none\", "
-                "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"rule_skips\": null, \"target\": null, \"action\": \"skipped\", "
+                "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"kernel_default\": \"mq-deadline\", \"rule_skips\": null, \"target\": null, \"action\": \"skipped\", "
                 "\"reason\": \"not-vmbus\", \"error\": null},\n"
                 "  {\"name\": \"sdc\", \"current\": \"mq-deadline\", \"available\": "
-                "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", "
+                "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"kernel_default\": null, \"rule_skips\": null, \"target\": \"none\", "
                 "\"action\": \"failed\", \"reason\": null, \"error\": \"cannot set "
                 "'/sys/block/sdc/queue/scheduler': wrote 'none', it reads back "
                 "'[mq-deadline] none\\\\n'\"},\n"
                 "  {\"name\": \"sdd\", \"current\": \"mq-deadline\", \"available\": "
-                "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"rule_skips\": null, \"target\": \"none\", "
+                "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"kernel_default\": null, \"rule_skips\": null, \"target\": \"none\", "
                 "\"action\": \"skipped\", \"reason\": \"vanished\", \"error\": null},\n"
-                "  {\"name\": \"dm-0\", \"current\": null, \"available\": [], \"queues\": null, \"queues_why\": null, \"rule_skips\": null, "
+                "  {\"name\": \"dm-0\", \"current\": null, \"available\": [], \"queues\": null, \"queues_why\": null, \"kernel_default\": null, \"rule_skips\": null, "
                 "\"target\": null, \"action\": \"skipped\", \"reason\": "
                 "\"no-suitable-scheduler\", \"error\": \"queue/scheduler is not a list of "
                 "scheduler names\"}\n"
@@ -456,15 +457,75 @@ START_TEST(single_queue_reason_is_worded) {
 }
 END_TEST
 
+/* What the kernel starts each disk on (elevator_get_default()), from the disk's own facts: its
+ * queue count and the schedulers its file offers. */
+static const struct {
+        int queues;
+        const char *list;
+        const char *rule_skips;
+        const char *want, *why;
+} kernel_defaults[] = {
+        { 1, "none [mq-deadline] kyber bfq", NULL, "mq-deadline",
+          "1 hardware queue: the kernel starts it on mq-deadline" },
+        /* Debian 13's cloud kernel: mq-deadline a module nothing loaded. */
+        { 1, "[none]", NULL, "none",
+          "1 hardware queue, but no mq-deadline offered (a module not loaded): the kernel "
+          "starts it on none" },
+        { 4, "[none] mq-deadline kyber bfq", NULL, "none",
+          "4 hardware queues: the kernel starts it on none (mq-deadline if they share one tag "
+          "set)" },
+        { 2, "[none]", NULL, "none", "2 hardware queues: the kernel starts it on none" },
+        { -1, "[none] mq-deadline", NULL, NULL, "" },
+        /* The legacy block layer (before 5.0): no blk-mq, no "none". */
+        { 0, "noop deadline [cfq]", NULL, NULL, "" },
+        /* loop asks for no scheduler by default: the rule's devices are not told. */
+        { 1, "[none] mq-deadline", "loop", NULL, "" },
+};
+
+START_TEST(kernel_default_comes_from_the_disk) {
+        struct disk_result d;
+        char why[160];
+        const char *got;
+
+        memset(&d, 0, sizeof(d));
+        d.hw_queues = kernel_defaults[_i].queues;
+        d.rule_skips = kernel_defaults[_i].rule_skips;
+        set_list(&d.decision.available, kernel_defaults[_i].list);
+        got = report_kernel_default(&d, why, sizeof(why));
+        ck_assert_pstr_eq(got, kernel_defaults[_i].want);
+        ck_assert_str_eq(why, kernel_defaults[_i].why);
+}
+END_TEST
+
+/* Zoned disks: what is true for which kernels, in the report's footer. */
+START_TEST(text_report_says_what_is_true_of_a_zoned_disk) {
+        char *out;
+
+        disks[1].decision.decision = DECISION_SKIP;
+        disks[1].decision.reason = REASON_ZONED;
+        disks[1].decision.target = NULL;
+        set_list(&disks[1].decision.available, "none [mq-deadline]");
+        disks[1].hw_queues = 2;
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "\nsdb: 2 hardware queues: the kernel starts it on none "
+                                  "(mq-deadline if they share one tag set)\n"
+                                  "sdb: zoned: left alone; before Linux 6.10 only mq-deadline "
+                                  "kept its writes in order, from 6.10 the block layer's zone "
+                                  "write plugging does, whatever the scheduler\n"), "%s", out);
+        free(out);
+}
+END_TEST
+
 START_TEST(text_report_says_why_a_disk_has_one_queue) {
         char *out;
 
         copy_string(disks[0].queue_why, "one present CPU", sizeof(disks[0].queue_why));
         out = output(report_text);
-        ck_assert_msg(strstr(out, "more, none.\nsda: 1 hardware queue: one present CPU\n"), "%s", out);
+        ck_assert_msg(strstr(out, "\nsda: 1 hardware queue: the kernel starts it on mq-deadline\n"
+                                  "sda: 1 hardware queue: one present CPU\n"), "%s", out);
         free(out);
         out = output(report_json);
-        ck_assert_msg(strstr(out, "\"queues\": 1, \"queues_why\": \"one present CPU\""), "%s", out);
+        ck_assert_msg(strstr(out, "\"queues\": 1, \"queues_why\": \"one present CPU\", \"kernel_default\": \"mq-deadline\""), "%s", out);
         free(out);
 }
 END_TEST
@@ -492,6 +553,8 @@ Suite *report_suite(void) {
         tcase_add_test(tc, text_report_counts_what_the_rule_never_runs_for);
         tcase_add_test(tc, report_notes_elevator_and_no_udev);
         tcase_add_test(tc, text_report_says_why_a_disk_has_one_queue);
+        tcase_add_test(tc, text_report_says_what_is_true_of_a_zoned_disk);
+        tcase_add_loop_test(tc, kernel_default_comes_from_the_disk, 0, ELEMENTSOF(kernel_defaults));
         suite_add_tcase(s, tc);
 
         tc = tcase_create("queues");

@@ -286,7 +286,7 @@ static const struct machine hyperv_machines[] = {
                 .evidence = { "EBX 0x00388030: CreatePartitions and CpuManagement clear" },
         },
         {
-                /* Linux 6.19's hv_identify_partition_type(). */
+                /* hv_identify_partition_type() (torvalds/linux 04df7ac39943). */
                 .name = "L1VH, a guest mask with CreatePartitions (0x003b8031)",
                 HYPERV(0x4000000bu, HV_FEATURES, 0x003b8031u), DMI_GEN2(AZURE_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
@@ -363,8 +363,8 @@ static const struct machine hyperv_machines[] = {
                 .evidence = { "and CpuManagement set, Isolation clear: the root partition" },
         },
         {
-                /* Linux's hv_identify_partition_type() (6.19 on; 6.15 to 6.18 called it a
-                 * guest without a name): CreatePartitions without CpuManagement hosts VMs of
+                /* Linux's hv_identify_partition_type() (torvalds/linux 04df7ac39943; older
+                 * kernels call it a guest without a name): CreatePartitions without CpuManagement hosts VMs of
                  * its own but is itself a guest on VMBus. */
                 .name = "L1VH partition (CreatePartitions alone)",
                 HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS),
@@ -430,6 +430,54 @@ static const struct machine hyperv_machines[] = {
                 HYPERV_GUEST, DMI_GEN2("Xen migration 2019"),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
                 .evidence = { "a guest" },
+        },
+        {
+                /* Issue 21 point 1: DMI naming QEMU, VMBus up. Linux registered VMBus, so it runs
+                 * as a Hyper-V guest; the DMI vendor stays as evidence. */
+                .name = "Microsoft Hv, DMI QEMU, VMBus up",
+                HYPERV_GUEST, DMI_QEMU, .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "DMI sys_vendor \"QEMU\": another hypervisor's name, but "
+                              "/sys/bus/vmbus exists: Linux runs as a Hyper-V guest",
+                              "CreatePartitions and CpuManagement clear: a guest" },
+        },
+        {
+                /* Point 2: a root's privileges on a kernel without CONFIG_MSHV_ROOT (Debian's
+                 * 7.x configs): hv_identify_partition_type() keeps it a guest, VMBus comes up. */
+                .name = "root privileges 0x002bb9ff, not nested, VMBus up",
+                HYPERV(0x4000000bu, HV_FEATURES, 0x002bb9ffu), .has_vmbus = true,
+                DMI_GEN2(AZURE_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .flavour = FLAVOUR_AZURE | FLAVOUR_GEN2,
+                .evidence = { "EBX 0x002bb9ff: CreatePartitions and CpuManagement set, Isolation "
+                              "clear: a root's privileges",
+                              "bit 12 (nested) clear, yet /sys/bus/vmbus exists: this kernel runs "
+                              "as a guest (no CONFIG_MSHV_ROOT)" },
+        },
+        {
+                /* Point 3: VMBus settles what the privilege bits cannot: 6.12 took this for
+                 * the root and set up no VMBus, 6.15 on a guest. */
+                .name = "CpuManagement alone, VMBus up",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT), .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "a guest to Linux 6.15 on, the root before 6.15; /sys/bus/vmbus "
+                              "exists: this kernel runs as a guest" },
+        },
+        {
+                .name = "CpuManagement alone, no VMBus",
+                HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "the root before 6.15; no /sys/bus/vmbus" },
+        },
+        {
+                /* Point 5: a host whose VMBus versions the kernel dropped (7.3 and Windows
+                 * Server 2012): no /sys/bus/vmbus, still a guest, nothing to change. */
+                .name = "guest whose VMBus did not come up",
+                HYPERV_GUEST, DMI_GEN2(LOCAL_ASSET_TAG),
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
+                .evidence = { "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or a host "
+                              "too old for this kernel's VMBus): a guest with no Hyper-V disk, "
+                              "nothing to change" },
         },
 };
 
@@ -742,6 +790,17 @@ static const struct machine no_cpuid_machines[] = {
                               "deciding from /sys/bus/vmbus and DMI", "/sys/bus/vmbus exists" },
         },
         {
+                /* Point 4: booted from a DeviceTree, no ACPI: Linux found Hyper-V through SMCCC,
+                 * and VMBus is the evidence user space has. */
+                .name = "arm64 DeviceTree boot, no FADT, VMBus",
+                .no_cpuid = true, .fadt = { .result = FADT_UNREAD, .error = ENOENT },
+                .has_vmbus = true,
+                .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
+                .evidence = { "no ACPI FADT (a DeviceTree boot): Linux asks the firmware through "
+                              "SMCCC, which user space cannot",
+                              "/sys/bus/vmbus exists: Linux found Hyper-V and set up VMBus" },
+        },
+        {
                 .name = "arm64 with /sys/bus/vmbus",
                 .no_cpuid = true, .has_vmbus = true,
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft",
@@ -897,6 +956,11 @@ static const struct {
           true, true, true, true, false, false },
         { { .name = "CpuManagement alone", HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT) },
           true, true, true, false, false, true },
+        /* VMBus up: Linux chose Hyper-V, DMI could only veto. */
+        { { .name = "Hyper-V guest with VMBus", HYPERV_GUEST, .has_vmbus = true },
+          true, true, true, false, false, false },
+        { { .name = "no CPUID (arm64) with VMBus", .no_cpuid = true, .has_vmbus = true },
+          false, false, false, false, false, false },
         { { .name = "confidential guest claiming CpuManagement",
             HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
           true, true, true, false, true, true },
@@ -936,6 +1000,74 @@ START_TEST(leaves_and_dmi_are_read_only_where_they_can_change_the_verdict) {
         memset(&f.features, 0, sizeof(f.features));
         ck_assert_msg(verdict_needs_features(&f) == cost_cases[_i].needs_features,
                       "%s: needs 0x40000003, expected %d", name, cost_cases[_i].needs_features);
+}
+END_TEST
+
+/* The leaves a gatherer that loops on verdict_next_leaf() reads from a CPU answering as
+ * machine m, as text: each leaf in hex, the 255 higher bases of the scan as "scan". */
+static void leaves_read(const struct machine *m, bool full, char *out, size_t size) {
+        struct machine_facts cpu, f;
+        uint32_t leaf;
+        size_t len = 0;
+
+        build_facts(m, &cpu);
+        memset(&f, 0, sizeof(f));
+        f.has_cpuid = cpu.has_cpuid;
+        out[0] = '\0';
+        while ((leaf = verdict_next_leaf(&f, full))) {
+                const struct cpuid_regs *r = leaf == 1                  ? &cpu.leaf1
+                                             : leaf == HV_LEAF_BASE     ? &cpu.base
+                                             : leaf == HV_LEAF_FEATURES ? &cpu.features
+                                             : leaf == HV_LEAF_HINTS    ? &cpu.hints
+                                             : leaf == HV_LEAF_ISOLATION
+                                                     ? &cpu.isolation
+                                                     : &cpu.higher[(leaf - HV_SCAN_FIRST) / HV_SCAN_STEP - 1];
+
+                ck_assert_msg(len < size - 16, "%s: too many leaves", m->name);
+                if (leaf == HV_SCAN_FIRST + HV_SCAN_STEP)
+                        len += (size_t) snprintf(out + len, size - len, " scan");
+                else if (leaf < HV_SCAN_FIRST + HV_SCAN_STEP || leaf > HV_SCAN_LAST)
+                        len += (size_t) snprintf(out + len, size - len, " %x", leaf);
+                verdict_record_leaf(&f, leaf, r);
+        }
+        ck_assert_msg(f.scanned == (strstr(out, "scan") != NULL), "%s: scanned", m->name);
+}
+
+/* The order the leaves are read in: each question asked once what it depends on is in. */
+static const struct {
+        struct machine m;
+        const char *leaves, *leaves_full;
+} leaf_orders[] = {
+        { { .name = "no CPUID (arm64)", .no_cpuid = true }, "", "" },
+        { { .name = "bare metal", .no_hypervisor = true, HYPERV_GUEST }, " 1", " 1" },
+        { { .name = "Hyper-V guest", HYPERV_GUEST }, " 1 40000000 40000003 scan",
+          " 1 40000000 40000003 scan" },
+        { { .name = "root",
+            HYPERV(0x4000000bu, HV_FEATURES, HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT) },
+          " 1 40000000 40000003 scan 40000004", " 1 40000000 40000003 scan 40000004" },
+        { { .name = "confidential guest", HYPERV(0x4000000cu, HV_FEATURES, HV_EBX_ISOLATION) },
+          " 1 40000000 40000003 scan", " 1 40000000 40000003 scan 4000000c" },
+        { { .name = "confidential guest claiming a root's privileges",
+            HYPERV(0x4000000cu, HV_FEATURES,
+                   HV_EBX_CREATE_PARTITIONS | HV_EBX_CPU_MANAGEMENT | HV_EBX_ISOLATION) },
+          " 1 40000000 40000003 scan", " 1 40000000 40000003 scan 4000000c" },
+        { { .name = "KVM", OTHER("KVMKVMKVM\0\0\0", 0x40000001u) }, " 1 40000000",
+          " 1 40000000 scan" },
+        { { .name = "max leaf 0x40000004", HYPERV(0x40000004u, HV_FEATURES, 0) }, " 1 40000000",
+          " 1 40000000 scan" },
+        { { .name = "no VP index", HYPERV(0x4000000bu, HV_FEATURES & ~HV_EAX_VP_INDEX, 0) },
+          " 1 40000000 40000003", " 1 40000000 40000003 scan" },
+};
+
+START_TEST(leaves_are_read_in_order_and_only_where_needed) {
+        char got[256];
+
+        leaves_read(&leaf_orders[_i].m, false, got, sizeof(got));
+        ck_assert_msg(streq(got, leaf_orders[_i].leaves), "%s: read%s, expected%s",
+                      leaf_orders[_i].m.name, got, leaf_orders[_i].leaves);
+        leaves_read(&leaf_orders[_i].m, true, got, sizeof(got));
+        ck_assert_msg(streq(got, leaf_orders[_i].leaves_full), "%s: read%s for a report, expected%s",
+                      leaf_orders[_i].m.name, got, leaf_orders[_i].leaves_full);
 }
 END_TEST
 
@@ -1061,6 +1193,8 @@ Suite *verdict_suite(void) {
         tc = tcase_create("helpers");
         tcase_add_loop_test(tc, leaves_and_dmi_are_read_only_where_they_can_change_the_verdict, 0,
                             ELEMENTSOF(cost_cases));
+        tcase_add_loop_test(tc, leaves_are_read_in_order_and_only_where_needed, 0,
+                            ELEMENTSOF(leaf_orders));
         tcase_add_test(tc, verdict_names_match_report_contract);
         tcase_add_test(tc, dmi_field_names_match_sysfs);
         suite_add_tcase(s, tc);

@@ -23,6 +23,13 @@ while read -r opt; do
         check "the README's hyperv-scheduler $opt is in --help" -- in_help "$opt"
 done < <(grep -oE -- 'hyperv-scheduler( +-[-a-zA-Z]+)+' "$top/README.md" | grep -oE -- ' -[-a-zA-Z]+' | sort -u)
 
+# The kernel version the detection rules were read in is named, in the man page and in
+# src/hyperv.h alike; no version is claimed that was not read.
+check "the man page names the kernel source read" -- in_man "Linux 6.12.118"
+check "src/hyperv.h names it too" -- has "src/hyperv.h" "$(cat "$top/src/hyperv.h")" "Linux 6.12.118"
+check "no claim of Linux 6.19, which was not read" -- is "files saying Linux 6.19" \
+        "$(grep -l 'Linux 6\.19' "$top"/src/*.[ch] "$top"/man/*.scd "$top/README.md" | wc -l)" 0
+
 check "--version exits 0" -- exits 0 "$HELPER" --version
 check "--version prints the version in VERSION" -- stdout_is "hyperv-scheduler $(cat "$top/VERSION")"
 # The release tarball has no debian/ (the Debian source package carries it beside).

@@ -185,6 +185,8 @@ TABLE
 
         check "zoned disk: exit 0" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --json
         check "  sda is skipped as zoned" -- disk_is sda skipped/zoned
+        check "zoned disk: the report" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --dry-run
+        check "  says what is true for which kernels" -- stdout_has "sda: zoned: left alone; before Linux 6.10 only mq-deadline kept its writes in order, from 6.10 the block layer's zone write plugging does, whatever the scheduler"
 
         check "bare none, as a bio-based queue prints: exit 0" -- exits 0 guest "$(make_tree barenone)" -c "$conf" --json
         check "  sda has no scheduler" -- disk_is sda skipped/no-scheduler

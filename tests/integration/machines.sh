@@ -118,11 +118,15 @@ if need_tree "every kind of machine"; then
                 fi
         done <<'TABLE'
 hyper-v gen1|hyperv-guest|legacy|-|yes|debian|hyperv-guest microsoft gen1|would-change/None
+azure gen1|hyperv-guest|gen1|-|yes|debian|hyperv-guest microsoft azure gen1|would-change/None
 hyper-v gen2|hyperv-guest|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
 azure|hyperv-guest|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
 azure l1vh|hyperv-l1vh|azure|azure|yes|debian|hyperv-guest microsoft l1vh azure gen2|would-change/None
-hyper-v root|hyperv-root|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
-hyper-v root 0x000039ff|hyperv-root-real|azure|hyperv|yes|debian|hyperv-root microsoft|skipped/not-hyperv
+hyper-v root|hyperv-root|azure|hyperv|no|debian|hyperv-root microsoft|skipped/not-hyperv
+hyper-v root 0x000039ff|hyperv-root-real|azure|hyperv|no|debian|hyperv-root microsoft|skipped/not-hyperv
+root privileges without config_mshv_root: vmbus up|hyperv-root|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
+root privileges 0x000039ff, vmbus up|hyperv-root-real|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
+microsoft hv with qemu dmi and vmbus up|hyperv-guest|azure|qemu|yes|debian|hyperv-guest microsoft|would-change/None
 nested hyper-v root 0x002bb9ff|hyperv-root-nested|azure|azure|yes|debian|hyperv-root microsoft nested|would-change/None
 cpumanagement alone 0x003b9030|hyperv-cpumgmt|azure|azure|yes|debian|hyperv-guest microsoft azure gen2|would-change/None
 hyper-v guest 0x00388030|hyperv-guest-388030|azure|hyperv|yes|debian|hyperv-guest microsoft gen2|would-change/None
@@ -146,6 +150,7 @@ arm64 short fadt, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/
 arm64 zero hypervisor_id, microsoft dmi|none|azure|azure|no|debian|unknown None|skipped/not-hyperv|zero
 arm64 without a fadt, microsoft dmi|none|azure|azure|no|debian|hyperv-guest microsoft azure gen2|would-change/None|none
 arm64 qemu|none|azure|qemu|no|debian|other-hypervisor qemu|skipped/not-hyperv|none
+arm64 devicetree boot: no fadt, no dmi, vmbus up|none|azure|none|yes|debian|hyperv-guest microsoft|would-change/None|none
 TABLE
 
         # A confidential guest's isolation type and paravisor, from 0x4000000C.
@@ -157,6 +162,27 @@ TABLE
         check "tdx: the evidence names leaf 0x4000000c" -- json_is \
                 "[e for e in d['machine']['evidence'] if e.startswith('CPUID 0x4000000c')][0]" \
                 "CPUID 0x4000000c EBX 0x00000c03: isolation type 3 (TDX); EAX 0x00000001: paravisor present"
+        # Azure Generation 1 as a real one lists it: the OS and resource disks on the IDE fast
+        # path (one queue each), data disks on SCSI controller f8b3781b with one queue per vCPU,
+        # the DVD on the emulated IDE controller, off VMBus.
+        tree=$(machine_tree gen1-disks gen1 - yes)
+        check "azure gen1: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json
+        check "azure gen1: each disk's action" -- json_is \
+                "' '.join(x['name'] + '=' + x['action'] + '/' + str(x['reason']) + '/' + str(x['queues']) for x in d['devices'])" \
+                "sda=would-change/None/1 sdb=would-change/None/1 sdc=already/None/4 sdd=already/None/4 sr0=skipped/not-vmbus/1"
+        check "azure gen1: the resource disk is on the IDE fast path" -- json_is "$(disk sdb queues_why)" "an IDE controller (Generation 1)"
+        check "azure gen1: the data disks start on none" -- json_is "$(disk sdc kernel_default)" none
+        # A guest whose VMBus did not come up (hv_vmbus not loaded, or a host whose VMBus
+        # versions the kernel no longer speaks): still a guest, and the report says there is
+        # nothing to change. (The fake tree keeps its storvsc disks; a real one has none.)
+        tree=$(machine_tree novmbus azure hyperv no)
+        check "guest without vmbus: the report" -- exits 0 in_ns --sys "$tree" -- env \
+                HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json
+        check "guest without vmbus: still a guest" -- json_is "d['machine']['verdict']" hyperv-guest
+        check "guest without vmbus: the evidence says nothing is to change" -- json_is \
+                "[e for e in d['machine']['evidence'] if e.startswith('no /sys/bus/vmbus')][0]" \
+                "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or a host too old for this kernel's VMBus): a guest with no Hyper-V disk, nothing to change"
         tree=$(machine_tree nested azure azure yes)
         check "nested root: the report" -- exits 0 in_ns --sys "$tree" -- env \
                 HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-root-nested" "$TESTFACTS" -c "$conf" --dry-run --json sda
@@ -208,6 +234,13 @@ TABLE
                 check "report: nothing about elevator= under --udev" -- exits 0 "${elev[@]}" --udev sdb
                 check "report: --udev is silent" -- silent
         fi
+        # What the kernel starts each disk on, from the disk's own facts (elevator_get_default()).
+        check "report: each disk's kernel default" -- exits 0 "${text[@]}" --dry-run sda sdb
+        check "report: sda, one queue, mq-deadline offered" -- stdout_has "sda: 1 hardware queue: the kernel starts it on mq-deadline"
+        check "report: sdb, two queues" -- stdout_has "sdb: 2 hardware queues: the kernel starts it on none (mq-deadline if they share one tag set)"
+        check "report: each disk's kernel default in JSON" -- exits 0 "${text[@]}" --dry-run --json sda sdb
+        check "report: kernel_default of sda and sdb" -- json_is \
+                "[x['kernel_default'] for x in d['devices']]" "['mq-deadline', 'none']"
         # One hardware queue, and why: one present CPU, the storvsc module parameter, IDE.
         mkdir -p "$tree/sys/devices/system/cpu" "$tree/sys/module/hv_storvsc/parameters"
         echo 0 >"$tree/sys/devices/system/cpu/present"

@@ -95,6 +95,8 @@ hyperv_scheduler=always hyperv_scheduler=off|off True
 hyperv_scheduler="off"|off True
 "hyperv_scheduler=off"|off True
 hyperv_scheduler=off "hyperv_scheduler=always"|always True
+hyperv-scheduler=off|off True
+hyperv_scheduler=always hyperv-scheduler=off|off True
 hyperv_scheduler=off hyperv_scheduler=offf|auto False
 TABLE
                 check "  a bad last value is named" -- stderr_is \
@@ -108,6 +110,11 @@ TABLE
                 exits 0 on hyperv-guest "$work/only-none" "$TESTFACTS" -c "$conf" --dry-run --json sda
         check "  is already on none" -- disk_is sda already/None
         check "  its target is none" -- json_is "$(disk sda target)" none
+        check "  the kernel started it on none, in JSON" -- json_is "$(disk sda kernel_default)" none
+        check "  and in text, from its own facts" -- \
+                exits 0 on hyperv-guest "$work/only-none" "$TESTFACTS" -c "$conf" --dry-run sda
+        check "  the footer says why" -- stdout_has "sda: 1 hardware queue, but no mq-deadline offered (a module not loaded): the kernel starts it on none"
+        check "  and nothing generic" -- is "a generic sentence" "$(grep -c 'A disk with 1 hardware queue' <<<"$out")" 0
 
         # A /sys/class/block that cannot be read: the error is the real one.
         cp -a "$azure" "$work/loop-link"
