@@ -124,7 +124,7 @@ static char *read_cmdline(char *small, size_t size, char **big, bool *cut) {
         if (len == -EFBIG) {
                 *cut = true;
                 (*big)[strcspn(*big, "\n")] = '\0';
-                for (char *p = *big + strlen(*big); p > *big && !strchr(" \t", p[-1]);)
+                for (char *p = *big + strlen(*big); p > *big && !strchr(" \t\n\v\f\r\xa0", p[-1]);)
                         *--p = '\0';
         } else if (len < 0) {
                 return NULL;

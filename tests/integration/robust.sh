@@ -206,6 +206,29 @@ if need_mounts "a long kernel command line" /proc && [ -e /proc/cmdline ]; then
         check "  its first 1 MiB counts" -- json_is "d['policy']['mode']" off
         check "  and it says it was cut" -- stderr_is \
                 "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        # Its first 1 MiB ends inside hyperv_scheduler=offline, after "off": the parameter cut
+        # does not count, the whole one before it does, whichever of the kernel's blanks
+        # (isspace(): lib/ctype.c) parts them.
+        while IFS='|' read -r name blank; do
+                printf -v blank '%b' "$blank"
+                whole=' hyperv_scheduler=always' cut='hyperv_scheduler=off'
+                { head -c $((1024 * 1024 - ${#whole} - ${#blank} - ${#cut})) /dev/zero | tr '\0' x
+                  printf '%s%s%sine\n' "$whole" "$blank" "$cut"; } >"$work/cmdline"
+                check "a command line over 1 MiB cut inside a parameter after a $name: exit 0" -- \
+                        exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                        env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+                check "  the parameter cut does not count, the one before it does" -- \
+                        json_is "d['policy']['mode'] + ' ' + str(d['policy']['mode_from_cmdline'])" "always True"
+                check "  and it says it was cut" -- stderr_is \
+                        "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        done <<'TABLE'
+space|\x20
+tab|\t
+vertical tab|\v
+form feed|\f
+carriage return|\r
+no-break space (0xa0)|\xa0
+TABLE
 fi
 
 finish
