@@ -45,6 +45,8 @@ the text report to /dev/full|full|-c /dev/null|No space left on device
 --help to /dev/full|full|--help|No space left on device
 the text report to a closed stdout|closed|-c /dev/null|Bad file descriptor
 --json to a closed stdout|closed|-c /dev/null --json|Bad file descriptor
+--version to a closed stdout, still buffered at exit|closed|--version|Bad file descriptor
+--help to a closed stdout, still buffered at exit|closed|--help|Bad file descriptor
 TABLE
 check "a usage error to /dev/full keeps its exit 2" -- exits 2 full "$HELPER" -c /dev/null "sd a"
 
@@ -133,6 +135,28 @@ if need_tree "fake guests"; then
         check "the change line to /dev/full: exit 1" -- exits 1 full readback "$work/on-none" -c "$conf" sda
         check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: No space left on device"
         cp "$work/sda_sched" "$sda_sched"
+        check "the change line to a closed stdout, still buffered at exit: exit 1" -- \
+                exits 1 closed readback "$work/on-none" -c "$conf" sda
+        check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: Bad file descriptor"
+        cp "$work/sda_sched" "$sda_sched"
+
+        # fails_at write|read-back ERRNO CMD...: CMD over the guest, where the write of a
+        # scheduler or its read-back fails with ERRNO (tests/README.md). Sysfs answers ENODEV
+        # for a disk deleted under an open file, ENOENT for a path already gone.
+        fails_at() {
+                local var=HYPERV_SCHEDULER_TEST_WRITE_ERROR
+                [ "$1" = write ] || var=HYPERV_SCHEDULER_TEST_READBACK_ERROR
+                on hyperv-guest "$azure" env "$var=$2" "${@:3}"
+        }
+        check "for a person the write failing with ENODEV fails: exit 1" -- \
+                exits 1 fails_at write ENODEV "$TESTFACTS" -c "$conf" sda
+        check "  naming the write" -- stderr_is \
+                "hyperv-scheduler: cannot write '/sys$sda/queue/scheduler': No such device"
+        check "for a person the read-back failing with ENODEV fails: exit 1" -- \
+                exits 1 fails_at read-back ENODEV "$TESTFACTS" -c "$conf" sda
+        check "  naming the read-back" -- stderr_is \
+                "hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': No such device"
+        cp "$work/sda_sched" "$sda_sched"
 
         # A config that exists but cannot be read whole changes nothing, even where the
         # defaults would: here mode auto changes sda.
@@ -160,6 +184,22 @@ if need_tree "fake guests"; then
                         exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/absent" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
                 check "  nothing is logged" -- stdout_is "exit 0"
                 cp "$work/sda_sched" "$sda_sched"
+                while IFS='|' read -r at errno logged; do
+                        check "under udev the $at failing with $errno" -- \
+                                exits 0 fails_at "$at" "$errno" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+                        if [ -n "$logged" ]; then
+                                check "  is an error: logged, exit 1" -- stdout_is "$logged"$'\n'"exit 1"
+                        else
+                                check "  is a disk that vanished: nothing is logged, exit 0" -- stdout_is "exit 0"
+                        fi
+                        cp "$work/sda_sched" "$sda_sched"
+                done <<TABLE
+write|ENOENT|
+write|ENODEV|
+write|EIO|syslog <27> cannot write '/sys$sda/queue/scheduler': Input/output error
+read-back|ENODEV|
+read-back|EIO|syslog <27> cannot read back '/sys$sda/queue/scheduler': Input/output error
+TABLE
 
                 # A config's warnings count only with a disk that changes.
                 bad=$(config "colour = blue")
