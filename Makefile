@@ -220,6 +220,21 @@ check-vm:
 
 .PHONY: check-vm
 
+# Mutants and coverage (root, as `make check` in CI; each works in a copy of the tree, built there)
+# `make mutants` applies each one-place break of src/ listed in tests/mutants.txt and fails when
+# the unit tests and the one integration script named there all pass, or when a listed original
+# is no longer in src/ exactly once (tests/mutants.sh; MUTANTS_JOBS=2 copies at once).
+# `make coverage` runs the whole suite on a --coverage build and prints gcovr's line and branch
+# coverage of src/ with the lines never run; it fails below tests/coverage-floor, which
+# `make coverage COVERAGE_RAISE=1` raises to what was measured (tests/coverage.sh; gcovr).
+mutants:
+	tests/mutants.sh
+
+coverage:
+	tests/coverage.sh
+
+.PHONY: mutants coverage
+
 # Shell scripts
 # Every shell script in the tree: the sourced *.sh and each file whose first line runs sh or
 # bash (debian/'s maintainer scripts too), less build output. -x follows the `source` lines.

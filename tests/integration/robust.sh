@@ -55,7 +55,7 @@ check "a usage error to /dev/full keeps its exit 2" -- exits 2 full "$HELPER" -c
 # the config's 64 KiB buffer.
 conf=$(config "mode = off")
 limit=''
-if command -v prlimit >/dev/null && [ "${MEMCHECK:-}" != 1 ]; then
+if command -v prlimit >/dev/null && [ "${MEMCHECK:-}" != 1 ] && [ "${COVERAGE:-}" != 1 ]; then
         for kib in $(seq 64 16 1024); do
                 capture prlimit --data=$((kib * 1024)) "$HELPER" -c "$conf" --all
                 if [[ $err == *"cannot read '$conf': Cannot allocate memory"* ]]; then
@@ -69,7 +69,7 @@ if [ -n "$limit" ]; then
         check "  says so, and nothing else" -- \
                 stderr_is "hyperv-scheduler: cannot read '$conf': Cannot allocate memory, nothing is changed"
 else
-        skip "no memory for the config" "no prlimit, or no data limit under which the helper starts (valgrind, sanitizers)"
+        skip "no memory for the config" "no prlimit, or no data limit under which the helper starts (valgrind, sanitizers, a --coverage build)"
 fi
 
 # --quiet hides the change lines, never a warning: the package's `--all --quiet` on upgrade.
