@@ -71,8 +71,9 @@ tests/unit: $(TEST_OBJS) $(PURE_OBJS) $(FILE_OBJS)
 # with a fake sysfs tree it stands for any machine. Never installed.
 TESTFACTS_OBJS := tests/testfacts.o tests/cpuid-file.o
 
+# The scheduler write's fault point is a link-time seam (tests/testfacts.c).
 tests/hyperv-scheduler-testfacts: $(TESTFACTS_OBJS) $(filter-out src/cpuregs.o,$(OBJS))
-	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -o $@ $^ $(UDEV_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -Wl,--wrap=udev_device_set_sysattr_value -o $@ $^ $(UDEV_LIBS)
 
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules
@@ -225,6 +226,21 @@ check-vm:
 	VM_DEBS='$(VM_DEBS)' tests/vm/run
 
 .PHONY: check-vm
+
+# Mutants and coverage (root, as `make check` in CI; each works in a copy of the tree, built there)
+# `make mutants` applies each one-place break of src/ listed in tests/mutants.txt and fails when
+# the unit tests and the one integration script named there all pass, or when a listed original
+# is no longer in src/ exactly once (tests/mutants.sh; MUTANTS_JOBS=2 copies at once).
+# `make coverage` runs the whole suite on a --coverage build and prints gcovr's line and branch
+# coverage of src/ with the lines never run; it fails below tests/coverage-floor, which
+# `make coverage COVERAGE_RAISE=1` raises to what was measured (tests/coverage.sh; gcovr).
+mutants:
+	tests/mutants.sh
+
+coverage:
+	tests/coverage.sh
+
+.PHONY: mutants coverage
 
 # Shell scripts
 # Every shell script in the tree: the sourced *.sh and each file whose first line runs sh or

@@ -33,7 +33,7 @@ skip() { skipped=$((skipped + 1)); echo "SKIP: $suite: $1: $2"; }
 
 # check NAME -- COMMAND...: the case passes when COMMAND exits 0; otherwise what it printed
 # says why. COMMAND runs in this shell, so a `capture` in it leaves $out, $err and $status
-# for the checks that follow.
+# for the checks that follow. FAIL_FAST=1 ends the script at the first failure (make mutants).
 check() {
         local name=$1
         shift
@@ -42,6 +42,7 @@ check() {
                 pass "$name"
         else
                 fail "$name" "$(cat "$work/why")"
+                [ "${FAIL_FAST:-}" != 1 ] || exit 1
         fi
 }
 

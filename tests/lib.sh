@@ -147,6 +147,16 @@ tree_sum() {
         }) | sha256sum
 }
 
+# copy_tree DIR: this tree as it is in the working tree into DIR (made), for a build of its own:
+# the files git knows, less those deleted, and the new ones it does not ignore; no build output.
+copy_tree() {
+        mkdir -p "$1" || return
+        # shellcheck disable=SC2016 # expanded by the inner shell
+        (cd "$top" && git ls-files -z -c -o --exclude-standard |
+                xargs -0 sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' sh |
+                tar --null -T - -cf -) | tar -C "$1" -xf -
+}
+
 # udev_test TREE ACTION DEVICE [RULE-FILE...]: what udevadm test says for an event on DEVICE
 # of TREE (or of the machine's /sys when TREE is empty), with $RULE (and any extra rule files)
 # in a private /run. udevadm test really writes udev's database and /dev links, and its rules

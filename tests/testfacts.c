@@ -3,12 +3,16 @@
  * The file is read before main(), whatever the command line: a test that forgot it, or gave a
  * bad one, fails with exit status 2 rather than deciding on a machine of zeros.
  * Where HYPERV_SCHEDULER_TEST_CPUID_LOG names a file, the leaves the helper asked for are written
- * to it at exit, one a line in the order asked: each is one CPUID instruction of the real build. */
+ * to it at exit, one a line in the order asked: each is one CPUID instruction of the real build.
+ * HYPERV_SCHEDULER_TEST_WRITE_ERROR and HYPERV_SCHEDULER_TEST_READBACK_ERROR name an errno
+ * (ENODEV, ...) that the write of a scheduler, or its read-back, fails with instead. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libudev.h>
 
 #include "cpuid-file.h"
 #include "files.h"
@@ -18,6 +22,7 @@
 #define EXIT_USAGE          2
 
 static struct cpuid_file machine;
+static int write_error, readback_error;
 static uint32_t *asked;
 static size_t n_asked, n_allocated;
 static bool asked_overflow;
@@ -56,10 +61,12 @@ static void write_log(void) {
         free(asked);
 }
 
-/* The fault point of the read-back after a write, linked with -Wl,--wrap=read_file_typed:
+/* The fault points of the read-back after a write, linked with -Wl,--wrap=read_file_typed:
  * HYPERV_SCHEDULER_TEST_READBACK names the file read instead of a disk's queue/scheduler, e.g.
- * one that does not exist, as when the disk is removed right after the write. Only the
- * read-back reads queue/scheduler itself; libudev reads it for the facts. */
+ * one that does not exist, as when the disk is removed right after the write;
+ * HYPERV_SCHEDULER_TEST_READBACK_ERROR fails it with an errno no file in a fake tree gives, as
+ * sysfs does for a device deleted under it (ENODEV). Only the read-back reads queue/scheduler
+ * itself; libudev reads it for the facts. */
 long __real_read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
 long __wrap_read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
 
@@ -68,9 +75,48 @@ long __wrap_read_file_typed(const char *path, char *buf, size_t size, unsigned *
         const char *instead = getenv("HYPERV_SCHEDULER_TEST_READBACK");
         size_t len = strlen(path);
 
-        if (instead && len >= sizeof(attr) - 1 && streq(path + len - (sizeof(attr) - 1), attr))
-                path = instead;
+        if (len >= sizeof(attr) - 1 && streq(path + len - (sizeof(attr) - 1), attr)) {
+                if (readback_error) {
+                        buf[0] = '\0';
+                        return -readback_error;
+                }
+                if (instead)
+                        path = instead;
+        }
         return __real_read_file_typed(path, buf, size, type);
+}
+/* The fault point of the write: linked with -Wl,--wrap (Makefile), so the shipped binary holds
+ * no hook. With HYPERV_SCHEDULER_TEST_WRITE_ERROR the write fails with that errno and writes
+ * nothing, as a disk removed between the decision and the write does. */
+int __real_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
+                                         const char *value);
+int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
+                                         const char *value);
+
+int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
+                                         const char *value) {
+        if (write_error)
+                return -write_error;
+        return __real_udev_device_set_sysattr_value(dev, attr, value);
+}
+
+/* The errno named by the variable, 0 when it is unset; an unknown name ends the run. */
+static int errno_from_env(const char *var) {
+        static const struct {
+                const char *name;
+                int value;
+        } names[] = {
+                { "ENOENT", ENOENT }, { "ENODEV", ENODEV }, { "ENXIO", ENXIO },
+                { "EIO", EIO },       { "EINVAL", EINVAL }, { "EACCES", EACCES },
+        };
+        const char *v = getenv(var);
+
+        if (!v || !*v)
+                return 0;
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+                if (strcmp(v, names[i].name) == 0)
+                        return names[i].value;
+        die("cannot use %s: '%s' is not ENOENT, ENODEV, ENXIO, EIO, EINVAL or EACCES", var, v);
 }
 
 __attribute__((constructor))
@@ -89,6 +135,8 @@ static void load_machine(void) {
         if (cpuid_file_parse(text, (size_t) len, &machine, &line, why) < 0)
                 die("cannot parse '%s': line %u: %s", path, line, why);
         atexit(write_log);
+        write_error = errno_from_env("HYPERV_SCHEDULER_TEST_WRITE_ERROR");
+        readback_error = errno_from_env("HYPERV_SCHEDULER_TEST_READBACK_ERROR");
 }
 
 bool cpuid_supported(void) {

@@ -54,6 +54,8 @@ the text report to /dev/full|full|-c /dev/null|No space left on device
 --help to /dev/full|full|--help|No space left on device
 the text report to a closed stdout|closed|-c /dev/null|Bad file descriptor
 --json to a closed stdout|closed|-c /dev/null --json|Bad file descriptor
+--version to a closed stdout, still buffered at exit|closed|--version|Bad file descriptor
+--help to a closed stdout, still buffered at exit|closed|--help|Bad file descriptor
 TABLE
 check "a usage error to /dev/full keeps its exit 2" -- exits 2 full "$HELPER" -c /dev/null "sd a"
 
@@ -62,7 +64,7 @@ check "a usage error to /dev/full keeps its exit 2" -- exits 2 full "$HELPER" -c
 # the config's 64 KiB buffer.
 conf=$(config "mode = off")
 limit=''
-if command -v prlimit >/dev/null && [ "${MEMCHECK:-}" != 1 ]; then
+if command -v prlimit >/dev/null && [ "${MEMCHECK:-}" != 1 ] && [ "${COVERAGE:-}" != 1 ]; then
         for kib in $(seq 64 16 1024); do
                 capture prlimit --data=$((kib * 1024)) "$HELPER" -c "$conf" --all
                 if [[ $err == *"cannot read '$conf': Cannot allocate memory"* ]]; then
@@ -76,7 +78,7 @@ if [ -n "$limit" ]; then
         check "  says so, and nothing else" -- \
                 stderr_is "hyperv-scheduler: cannot read '$conf': Cannot allocate memory, nothing is changed"
 else
-        skip "no memory for the config" "no prlimit, or no data limit under which the helper starts (valgrind, sanitizers)"
+        skip "no memory for the config" "no prlimit, or no data limit under which the helper starts (valgrind, sanitizers, a --coverage build)"
 fi
 
 # --quiet hides the change lines, never a warning: the package's `--all --quiet` on upgrade.
@@ -145,6 +147,27 @@ if need_tree "fake guests"; then
         check "--json, the change line to a standard error that fails: exit 1" -- \
                 exits 1 full_stderr readback "$work/on-none" -c "$conf" --json sda
         check "  the report still on stdout" -- json_is "d['devices'][0]['action']" changed
+        check "the change line to a closed stdout, still buffered at exit: exit 1" -- \
+                exits 1 closed readback "$work/on-none" -c "$conf" sda
+        check "  says so" -- stderr_is "hyperv-scheduler: cannot write to standard output: Bad file descriptor"
+        cp "$work/sda_sched" "$sda_sched"
+
+        # fails_at write|read-back ERRNO CMD...: CMD over the guest, where the write of a
+        # scheduler or its read-back fails with ERRNO (tests/README.md). Sysfs answers ENODEV
+        # for a disk deleted under an open file, ENOENT for a path already gone.
+        fails_at() {
+                local var=HYPERV_SCHEDULER_TEST_WRITE_ERROR
+                [ "$1" = write ] || var=HYPERV_SCHEDULER_TEST_READBACK_ERROR
+                on hyperv-guest "$azure" env "$var=$2" "${@:3}"
+        }
+        check "for a person the write failing with ENODEV fails: exit 1" -- \
+                exits 1 fails_at write ENODEV "$TESTFACTS" -c "$conf" sda
+        check "  naming the write" -- stderr_is \
+                "hyperv-scheduler: cannot write '/sys$sda/queue/scheduler': No such device"
+        check "for a person the read-back failing with ENODEV fails: exit 1" -- \
+                exits 1 fails_at read-back ENODEV "$TESTFACTS" -c "$conf" sda
+        check "  naming the read-back" -- stderr_is \
+                "hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': No such device"
         cp "$work/sda_sched" "$sda_sched"
 
         # A config that exists but cannot be read whole changes nothing, even where the
@@ -173,6 +196,22 @@ if need_tree "fake guests"; then
                         exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/absent" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
                 check "  nothing is logged" -- stdout_is "exit 0"
                 cp "$work/sda_sched" "$sda_sched"
+                while IFS='|' read -r at errno logged; do
+                        check "under udev the $at failing with $errno" -- \
+                                exits 0 fails_at "$at" "$errno" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+                        if [ -n "$logged" ]; then
+                                check "  is an error: logged, exit 1" -- stdout_is "$logged"$'\n'"exit 1"
+                        else
+                                check "  is a disk that vanished: nothing is logged, exit 0" -- stdout_is "exit 0"
+                        fi
+                        cp "$work/sda_sched" "$sda_sched"
+                done <<TABLE
+write|ENOENT|
+write|ENODEV|
+write|EIO|syslog <27> cannot write '/sys$sda/queue/scheduler': Input/output error
+read-back|ENODEV|
+read-back|EIO|syslog <27> cannot read back '/sys$sda/queue/scheduler': Input/output error
+TABLE
 
                 # A config's warnings count only with a disk that changes.
                 bad=$(config "colour = blue")
@@ -260,6 +299,29 @@ if need_mounts "a long kernel command line" /proc && [ -e /proc/cmdline ]; then
                 env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
         check "  its last parameter counts" -- json_is "d['policy']['mode']" always
         check "  and nothing was cut" -- stderr_is ""
+        # Its first 1 MiB ends inside hyperv_scheduler=offline, after "off": the parameter cut
+        # does not count, the whole one before it does, whichever of the kernel's blanks
+        # (isspace(): lib/ctype.c) parts them.
+        while IFS='|' read -r name blank; do
+                printf -v blank '%b' "$blank"
+                whole=' hyperv_scheduler=always' cut='hyperv_scheduler=off'
+                { head -c $((1024 * 1024 - ${#whole} - ${#blank} - ${#cut})) /dev/zero | tr '\0' x
+                  printf '%s%s%sine\n' "$whole" "$blank" "$cut"; } >"$work/cmdline"
+                check "a command line over 1 MiB cut inside a parameter after a $name: exit 0" -- \
+                        exits 0 in_ns --sys "$azure" --cmdline "$work/cmdline" -- \
+                        env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" -c "$conf" --dry-run --json sda
+                check "  the parameter cut does not count, the one before it does" -- \
+                        json_is "d['policy']['mode'] + ' ' + str(d['policy']['mode_from_cmdline'])" "always True"
+                check "  and it says it was cut" -- stderr_is \
+                        "hyperv-scheduler: cannot read all of '/proc/cmdline': longer than 1 MiB, only the parameters in its first 1 MiB count"
+        done <<'TABLE'
+space|\x20
+tab|\t
+vertical tab|\v
+form feed|\f
+carriage return|\r
+no-break space (0xa0)|\xa0
+TABLE
 fi
 
 finish
