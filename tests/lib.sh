@@ -220,6 +220,8 @@ udev_test_runs() {
 # udevd sees every add event of the machine, other users' loops included: the test rules must
 # act on the loops of this script only (udevd_rule).
 UDEVD=${UDEVD:-/lib/systemd/systemd-udevd}
+# udevd_syslog=no: no /dev/log, so the helper's syslog lines go nowhere (bench/storm).
+udevd_syslog=${udevd_syslog:-yes}
 udevd_pid='' udevd_status='' udevd_log=$work/udevd.log
 udevd_sink_pid='' udevd_sink=''
 
@@ -264,25 +266,26 @@ udevd_start() {
         udevd_start_sink || return 1
         # shellcheck disable=SC2016 # expanded by the inner shell
         unshare -m -- sh -c '
-                root=$1 top=$2 work=$3 rules=$4 udevd=$5
-                shift 5
+                root=$1 top=$2 work=$3 rules=$4 udevd=$5 syslog=$6
+                shift 6
                 set -e
                 '"$udev_enter"'
                 mount -t tmpfs tmpfs "$root/run"
                 mkdir -p "$root/run/udev/rules.d"
-                cp "$rules"/* "$root/run/udev/rules.d/"
+                find "$rules" -maxdepth 1 -name "*.rules" -exec cp -t "$root/run/udev/rules.d/" {} +
                 '"$udev_hide"'
                 mount -t tmpfs -o mode=0755 tmpfs "$root/dev"
                 mknod -m 0666 "$root/dev/null" c 1 3
                 mknod -m 0666 "$root/dev/urandom" c 1 9
-                ln -s "$work/log.sock" "$root/dev/log"
+                [ "$syslog" = no ] || ln -s "$work/log.sock" "$root/dev/log"
                 while [ $# -gt 0 ]; do
                         mknod -m 0660 "$root/dev/$1" b "${2%:*}" "${2#*:}"
                         shift 2
                 done
                 exec env NOTIFY_SOCKET="$work/notify.sock" setpriv --pdeathsig TERM \
                         ${root:+chroot "$root"} "$udevd" --debug --resolve-names=never' \
-                sh "$UDEV_ROOT" "$top" "$work" "$rules" "$UDEVD" "${nodes[@]}" >"$udevd_log" 2>&1 &
+                sh "$UDEV_ROOT" "$top" "$work" "$rules" "$UDEVD" "$udevd_syslog" "${nodes[@]}" \
+                >"$udevd_log" 2>&1 &
         udevd_pid=$!
         at_exit+=(udevd_stop)
         local tag line waited=0
@@ -300,16 +303,16 @@ udevd_start() {
 
 # udevd_stop: SIGTERM to udevd, its exit status in udevd_status; then the sink's end.
 udevd_stop() {
+        local pid
         if [ -n "$udevd_pid" ]; then
-                kill "$udevd_pid" 2>/dev/null
-                wait "$udevd_pid"
-                udevd_status=$?
-                udevd_pid=
+                pid=$udevd_pid udevd_pid='' udevd_status=0
+                kill "$pid" 2>/dev/null
+                wait "$pid" || udevd_status=$?
         fi
         if [ -n "$udevd_sink_pid" ]; then
-                kill "$udevd_sink_pid" 2>/dev/null
-                wait "$udevd_sink_pid"
-                udevd_sink_pid=
+                pid=$udevd_sink_pid udevd_sink_pid=''
+                kill "$pid" 2>/dev/null
+                wait "$pid" || true
         fi
         [ -z "$udevd_sink" ] || exec {udevd_sink}<&-
         udevd_sink=
@@ -319,6 +322,14 @@ udevd_stop() {
 # a mount namespace puts the caller at that namespace's own root, which in a chroot is not the
 # chroot's; udevd's /run is under its own root.
 udevadm_ns() { nsenter --mount --root --target "$udevd_pid" udevadm "$@"; }
+
+# udevd_rules [RULE-FILE...]: the running udevd's rules become these files, read again.
+udevd_rules() {
+        # shellcheck disable=SC2016 # expanded by that sh
+        nsenter --mount --root --target "$udevd_pid" sh -c '
+                rm -f /run/udev/rules.d/*.rules && { [ $# = 0 ] || cp "$@" /run/udev/rules.d/; }' sh "$@" &&
+                udevadm_ns control --reload
+}
 
 # udevd_events LOOP...: an add event for each loop at once, then waits for udevd to finish
 # them all (udevd_settle seconds at most); the time that took goes into $ms.
@@ -352,19 +363,24 @@ udevd_drain() {
         return 1
 }
 
-# udevd_rule CONF LOOP...: $work/rules.d/60-hyperv-scheduler.rules, the shipped rule ($RULE)
-# with two differences: its loop guard lets the LOOPs through (and no other loop), and RUN
-# starts the helper with --config CONF through a wrapper that counts its runs: one line with
-# the disk's name each, in $udevd_runs. RUN's program as the shipped rule names it goes into
-# udevd_prog, the line that replaces RUN's into udevd_run.
+# udevd_rule [--uncounted] CONF LOOP...: $work/rules.d/60-hyperv-scheduler.rules, the
+# shipped rule ($RULE) with two differences: its loop guard lets the LOOPs through (and no
+# other loop), and RUN starts the helper with --config CONF through a wrapper that counts its
+# runs: one line with the disk's name each, in $udevd_runs (--uncounted: the helper itself).
+# RUN's program as the shipped rule names it goes into udevd_prog, the line that replaces
+# RUN's into udevd_run.
 udevd_runs=$work/runs
 udevd_rule() {
-        local conf=$1 counter=$work/count-helper shipped_run alts
+        local counter=$work/count-helper shipped_run alts
+        [ "$1" != --uncounted ] || { counter=$HELPER; shift; }
+        local conf=$1
         shift
         alts=$(IFS='|'; echo "$*")
-        # shellcheck disable=SC2016 # expanded by that sh
-        printf '#!/bin/sh\nfor disk; do :; done\necho "$disk" >>"%s"\nexec "%s" "$@"\n' \
-                "$udevd_runs" "$HELPER" >"$counter" && chmod 0755 "$counter" || return 1
+        if [ "$counter" != "$HELPER" ]; then
+                # shellcheck disable=SC2016 # expanded by that sh
+                printf '#!/bin/sh\nfor disk; do :; done\necho "$disk" >>"%s"\nexec "%s" "$@"\n' \
+                        "$udevd_runs" "$HELPER" >"$counter" && chmod 0755 "$counter" || return 1
+        fi
         : >"$udevd_runs"
         shipped_run=$(grep '^RUN+="' "$RULE") || return 1
         udevd_prog=${shipped_run#RUN+=\"}
