@@ -98,6 +98,30 @@ clean:
 
 .PHONY: all check install clean man dist distcheck
 
+# Packages
+# `make deb` builds the Debian package for the release this machine runs, `make rpm` the RPM
+# where rpmbuild is installed, from this checkout into build/ (packaging/build-package.sh). They
+# install nothing; a missing build dependency is named, with the command that installs it.
+deb:
+	packaging/build-package.sh deb
+
+rpm:
+	packaging/build-package.sh rpm
+
+.PHONY: deb rpm
+
+# Samples in the documents
+# Every sample of the helper's output in DOCS is what a run prints: `make docs-check` (root,
+# a few seconds) runs each one again on the fake Azure guest (tests/docs-samples.sh) and fails
+# with a diff where a document differs; `make docs-update` writes the runs' output into them.
+DOCS := README.md man/hyperv-scheduler.8.scd man/hyperv-scheduler.conf.5.scd
+
+docs-check docs-update: hyperv-scheduler tests/hyperv-scheduler-testfacts
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && tests/docs-samples.sh "$$d" && \
+	tests/docs-check.py $(if $(filter docs-update,$@),--update) "$$d" $(DOCS)
+
+.PHONY: docs-check docs-update
+
 # Release tarball
 # `make dist` packs the files git tracks, as they are in the working tree, into
 # hyperv-scheduler-VERSION.tar.gz under hyperv-scheduler-VERSION/ (the RPM's Source0, and as
