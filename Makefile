@@ -206,15 +206,15 @@ clean: fuzz-clean
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*.d)
 
 # Benchmarks
-# `make bench` (root; about 7 minutes on 2 CPUs, 4½ of them fio's) answers with numbers from
+# `make bench` (root; minutes, most of them fio's) answers with numbers from
 # this machine: what one udev event costs per path next to the shell one-liner and
 # systemd-detect-virt, and what a typical Azure VM's boot costs (bench/cost), whether --all
 # stays flat per disk from 1 to 1,000 disks (bench/scaling), what the rule adds to a storm of
 # 100 add events and to the coldplug of an Azure VM's 7 disks through a private udevd
 # (bench/storm, bench/storm --azure-boot), and whether the scheduler changes 4k random I/O at
-# all (bench/fio-scheduler on a loop device). Not part of `make check`: it needs root,
-# valgrind, strace, hyperfine, jq, fio and python3, and minutes. bench/deps checks for all of
-# them first and prints the one apt-get command that installs what is missing;
+# all (bench/fio-scheduler on a loop device). Not part of `make check`: it needs root, the
+# tools bench/deps lists, and minutes. bench/deps checks for all of them first and prints the
+# one apt-get command that installs what is missing;
 # `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
 # cost, scaling and storm as Markdown.
 bench: hyperv-scheduler tests/hyperv-scheduler-testfacts
