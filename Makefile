@@ -102,6 +102,30 @@ clean:
 
 .PHONY: all check install clean man dist distcheck
 
+# Packages
+# `make deb` builds the Debian package for the release this machine runs, `make rpm` the RPM
+# where rpmbuild is installed, from this checkout into build/ (packaging/build-package.sh). They
+# install nothing; a missing build dependency is named, with the command that installs it.
+deb:
+	packaging/build-package.sh deb
+
+rpm:
+	packaging/build-package.sh rpm
+
+.PHONY: deb rpm
+
+# Samples in the documents
+# Every sample of the helper's output in DOCS is what a run prints: `make docs-check` (root,
+# a few seconds) runs each one again on the fake Azure guest (tests/docs-samples.sh) and fails
+# with a diff where a document differs; `make docs-update` writes the runs' output into them.
+DOCS := README.md man/hyperv-scheduler.8.scd man/hyperv-scheduler.conf.5.scd
+
+docs-check docs-update: hyperv-scheduler tests/hyperv-scheduler-testfacts
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && tests/docs-samples.sh "$$d" && \
+	tests/docs-check.py $(if $(filter docs-update,$@),--update) "$$d" $(DOCS)
+
+.PHONY: docs-check docs-update
+
 # Release tarball
 # `make dist` packs the files git tracks, as they are in the working tree, into
 # hyperv-scheduler-VERSION.tar.gz under hyperv-scheduler-VERSION/ (the RPM's Source0, and as
@@ -186,15 +210,15 @@ clean: fuzz-clean
 -include $(wildcard $(FUZZ_BUILD)/*.d $(FUZZ_BUILD)/src/*.d)
 
 # Benchmarks
-# `make bench` (root; about 7 minutes on 2 CPUs, 4½ of them fio's) answers with numbers from
+# `make bench` (root; minutes, most of them fio's) answers with numbers from
 # this machine: what one udev event costs per path next to the shell one-liner and
 # systemd-detect-virt, and what a typical Azure VM's boot costs (bench/cost), whether --all
 # stays flat per disk from 1 to 1,000 disks (bench/scaling), what the rule adds to a storm of
 # 100 add events and to the coldplug of an Azure VM's 7 disks through a private udevd
 # (bench/storm, bench/storm --azure-boot), and whether the scheduler changes 4k random I/O at
-# all (bench/fio-scheduler on a loop device). Not part of `make check`: it needs root,
-# valgrind, strace, hyperfine, jq, fio and python3, and minutes. bench/deps checks for all of
-# them first and prints the one apt-get command that installs what is missing;
+# all (bench/fio-scheduler on a loop device). Not part of `make check`: it needs root, the
+# tools bench/deps lists, and minutes. bench/deps checks for all of them first and prints the
+# one apt-get command that installs what is missing;
 # `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
 # cost, scaling and storm as Markdown.
 # The floor beside the helper: the same flags and libraries, only udev_new() and udev_unref().
