@@ -135,7 +135,10 @@ docs-check docs-update: hyperv-scheduler tests/hyperv-scheduler-testfacts
 # Building from the tarball needs no git. `make distcheck` unpacks it, builds, runs the suite,
 # installs into a scratch DESTDIR and checks that `make clean` gives back what was unpacked.
 # The unpacked tree is readable by all: the suite runs the helper as nobody on its fixtures.
+# DISTCHECK_CHECK= (empty) leaves the suite out, where something else runs it from the same
+# tarball (.ci/run: the package builds).
 DIST := hyperv-scheduler-$(VERSION)
+DISTCHECK_CHECK ?= check
 # Where the tarball goes: scripts that run at the same time give each their own.
 DIST_TARBALL ?= $(DIST).tar.gz
 
@@ -153,12 +156,12 @@ distcheck: dist
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && set -e && chmod 0755 "$$d" && \
 	tar -C "$$d" -xzf $(DIST_TARBALL) && \
 	(cd "$$d" && find $(DIST) | sort) >"$$d/unpacked" && \
-	$(MAKE) -C "$$d/$(DIST)" all man check && \
+	$(MAKE) -C "$$d/$(DIST)" all man $(DISTCHECK_CHECK) && \
 	$(MAKE) -C "$$d/$(DIST)" install DESTDIR="$$d/destdir" && \
 	test -x "$$d/destdir$(SBINDIR)/hyperv-scheduler" && \
 	$(MAKE) -C "$$d/$(DIST)" clean && \
 	(cd "$$d" && find $(DIST) | sort) | diff -u "$$d/unpacked" - && \
-	echo "distcheck: $(DIST).tar.gz builds, passes make check and cleans up"
+	echo "distcheck: $(DIST).tar.gz builds, $(if $(DISTCHECK_CHECK),passes make $(DISTCHECK_CHECK),the suite left out (DISTCHECK_CHECK=)), installs and cleans up"
 
 -include $(OBJS:.o=.d) $(TEST_OBJS:.o=.d) tests/testfacts.d
 

@@ -17,11 +17,6 @@ fi
 # shellcheck disable=SC2034 # for the scripts that source this
 GUEST_CPUID=$FIXTURES/cpuid/hyperv-guest
 
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	exit 1
-}
-
 # need COMMAND:PACKAGE...: stops with the one apt-get line that installs what is missing.
 need() {
 	local t missing=() pkgs=()

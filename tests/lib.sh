@@ -7,8 +7,9 @@
 # bash; it sets no shell options, so each script keeps its own (bench and .ci stop at the first
 # error, the tests do not).
 #
-# Before sourcing, a script may set lib_name (names the work directory). It adds its own
-# cleanup to the at_exit array (run last added, first) rather than trapping EXIT itself.
+# Before sourcing, a script may set lib_name (names the work directory) and prog (names it in
+# die's messages). It adds its own cleanup to the at_exit array (run last added, first) rather
+# than trapping EXIT itself.
 
 # shellcheck disable=SC2034 # for the scripts that source this
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -17,6 +18,13 @@ TESTFACTS=${TESTFACTS:-$top/tests/hyperv-scheduler-testfacts}
 RULE=${RULE:-$top/rules/60-hyperv-scheduler.rules.out}
 MKTREE=$top/tests/fixtures/mktree
 FIXTURES=$top/tests/fixtures
+
+# die MESSAGE...: stops the script with "PROG: MESSAGE" on standard error, PROG its prog or,
+# unset, its file name.
+die() {
+        printf '%s: %s\n' "${prog:-${0##*/}}" "$*" >&2
+        exit 1
+}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/hyperv-scheduler-${lib_name:-test}.XXXXXX") || exit 1
 loops=() loop_files=() loop_schedulers=() at_exit=()
