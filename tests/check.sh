@@ -200,6 +200,24 @@ need_sysfs() {
         return 1
 }
 
+# need_udevd NAME: need_sysfs, and what a private systemd-udevd (tests/lib.sh, udevd_start)
+# needs: the daemon of UDEV_ROOT or of this machine (a FAIL without it: package udev is a
+# build dependency), python3 for its log and notification sink, and /proc/sys, where udevd
+# reads its limits.
+need_udevd() {
+        need_sysfs "$1" || return 1
+        if [ ! -x "$UDEV_ROOT$UDEVD" ]; then
+                fail "$1" "$UDEV_ROOT$UDEVD is missing (package udev)"
+        elif ! command -v python3 >/dev/null; then
+                skip "$1" "python3 is missing"
+        elif [ ! -d /proc/sys ]; then
+                skip "$1" "no /proc/sys"
+        else
+                return 0
+        fi
+        return 1
+}
+
 # A config file with these lines; prints its path. Each call makes a new file.
 config() {
         local file

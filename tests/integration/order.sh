@@ -46,22 +46,7 @@ outcome() {
         is "helper runs, ends on" "$ran, $after" "$2, $3"
 }
 
-if need_sysfs "which rule wins under systemd-udevd"; then
-        if [ ! -x "$UDEV_ROOT$UDEVD" ]; then
-                fail "which rule wins under systemd-udevd" "$UDEV_ROOT$UDEVD is missing (package udev)"
-                finish
-                exit
-        fi
-        if ! command -v python3 >/dev/null; then
-                skip "which rule wins under systemd-udevd" "python3 is missing"
-                finish
-                exit
-        fi
-        if [ ! -d /proc/sys ]; then
-                skip "which rule wins under systemd-udevd" "no /proc/sys"
-                finish
-                exit
-        fi
+if need_udevd "which rule wins under systemd-udevd"; then
         version=$(${UDEV_ROOT:+chroot "$UDEV_ROOT"} udevadm --version)
         cases_all=$cases
         cases=$(for_version "$version")

@@ -50,24 +50,7 @@ ran_for() {
         is "the disks the helper ran for" "$(sort "$udevd_runs" | xargs)" "$(printf '%s\n' "$@" | sort | xargs)"
 }
 
-if need_sysfs "systemd-udevd with the rule"; then
-        if [ ! -x "$UDEV_ROOT$UDEVD" ]; then
-                fail "systemd-udevd with the rule" "$UDEV_ROOT$UDEVD is missing (package udev)"
-                finish
-                exit
-        fi
-        if ! command -v python3 >/dev/null; then
-                skip "systemd-udevd with the rule" "python3 is missing"
-                finish
-                exit
-        fi
-        # udevd reads its limits there, and says so on each program's stderr when it cannot.
-        if [ ! -d /proc/sys ]; then
-                skip "systemd-udevd with the rule" "no /proc/sys"
-                finish
-                exit
-        fi
-
+if need_udevd "systemd-udevd with the rule"; then
         ours=() l=
         for _ in $(seq "$storm_size"); do
                 make_loop l || break
