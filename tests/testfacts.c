@@ -5,7 +5,8 @@
  * Where HYPERV_SCHEDULER_TEST_CPUID_LOG names a file, the leaves the helper asked for are written
  * to it at exit, one a line in the order asked: each is one CPUID instruction of the real build.
  * HYPERV_SCHEDULER_TEST_WRITE_ERROR and HYPERV_SCHEDULER_TEST_READBACK_ERROR name an errno
- * (ENODEV, ...) that the write of a scheduler, or its read-back, fails with instead. */
+ * (ENODEV, ...) that the write of a scheduler, or its read-back, fails with instead;
+ * HYPERV_SCHEDULER_TEST_REPORT_ERROR one (ENOMEM) that building the report in memory fails with. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@
 #define EXIT_USAGE          2
 
 static struct cpuid_file machine;
-static int write_error, readback_error;
+static int write_error, readback_error, report_error;
 static uint32_t *asked;
 static size_t n_asked, n_allocated;
 static bool asked_overflow;
@@ -100,6 +101,20 @@ int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *at
         return __real_udev_device_set_sysattr_value(dev, attr, value);
 }
 
+/* The fault point of the report, which is built in memory before it is written: linked with
+ * -Wl,--wrap=open_memstream. Without memory the report is lost while stdout and stderr still
+ * work, so only the report's own check can fail the run. */
+FILE *__real_open_memstream(char **ptr, size_t *size);
+FILE *__wrap_open_memstream(char **ptr, size_t *size);
+
+FILE *__wrap_open_memstream(char **ptr, size_t *size) {
+        if (report_error) {
+                errno = report_error;
+                return NULL;
+        }
+        return __real_open_memstream(ptr, size);
+}
+
 /* The errno named by the variable, 0 when it is unset; an unknown name ends the run. */
 static int errno_from_env(const char *var) {
         static const struct {
@@ -108,6 +123,7 @@ static int errno_from_env(const char *var) {
         } names[] = {
                 { "ENOENT", ENOENT }, { "ENODEV", ENODEV }, { "ENXIO", ENXIO },
                 { "EIO", EIO },       { "EINVAL", EINVAL }, { "EACCES", EACCES },
+                { "ENOMEM", ENOMEM },
         };
         const char *v = getenv(var);
 
@@ -116,7 +132,8 @@ static int errno_from_env(const char *var) {
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
                 if (strcmp(v, names[i].name) == 0)
                         return names[i].value;
-        die("cannot use %s: '%s' is not ENOENT, ENODEV, ENXIO, EIO, EINVAL or EACCES", var, v);
+        die("cannot use %s: '%s' is not ENOENT, ENODEV, ENXIO, EIO, EINVAL, EACCES or ENOMEM",
+            var, v);
 }
 
 __attribute__((constructor))
@@ -137,6 +154,7 @@ static void load_machine(void) {
         atexit(write_log);
         write_error = errno_from_env("HYPERV_SCHEDULER_TEST_WRITE_ERROR");
         readback_error = errno_from_env("HYPERV_SCHEDULER_TEST_READBACK_ERROR");
+        report_error = errno_from_env("HYPERV_SCHEDULER_TEST_REPORT_ERROR");
 }
 
 bool cpuid_supported(void) {

@@ -130,6 +130,16 @@ if need_tree "fake guests"; then
                 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$file" "$TESTFACTS" "$@"
         }
 
+        # The report built in memory fails while stdout and stderr work: only the report's own
+        # check fails the run.
+        for args in "" --json; do
+                check "a ${args:-text} report without memory: exit 1" -- exits 1 \
+                        on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_REPORT_ERROR=ENOMEM "$TESTFACTS" -c "$conf" --dry-run ${args:+"$args"} sda
+                check "  says so, and prints no report" -- stderr_is \
+                        "hyperv-scheduler: cannot write the report: Cannot allocate memory"
+                check "  on stdout nothing" -- stdout_is ""
+        done
+
         # The disk removed right after the write: its read-back finds nothing.
         check "for a person a disk gone at the read-back fails: exit 1" -- exits 1 readback "$work/absent" -c "$conf" sda
         check "  naming the read-back" -- stderr_is \
