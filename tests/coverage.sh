@@ -36,7 +36,9 @@ grep -E '^(FAIL|[0-9]+%: Checks|integration: )' "$work/suite"
 cd "$tree" || exit 1
 gcovr -r . --filter src/ --txt
 gcovr -r . --filter src/ --branches --txt | grep -E '^(File|src/|TOTAL)'
-summary=$(gcovr -r . --filter src/ --print-summary --txt /dev/null)
+# The table into a file of the work directory: gcovr replaces the file it writes, so a device
+# such as /dev/null would become a regular file for the whole machine.
+summary=$(gcovr -r . --filter src/ --print-summary --txt "$work/coverage.txt")
 echo "$summary"
 # figure KIND: the percentage from gcovr's counts "(N out of M)", to 2 decimals; gcovr's own
 # figure is rounded, and may be above what was measured.
