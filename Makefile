@@ -36,6 +36,9 @@ UDEV_CFLAGS  := $(shell $(PKG_CONFIG) --cflags libudev)
 # libc holds nearly all of them, libudev's own imports included. About 9,000 fewer user-space
 # instructions per event (BENCHMARKS.md).
 UDEV_LIBS    := -lc $(shell $(PKG_CONFIG) --libs libudev)
+# The helper itself opens libudev only when it needs it (src/udevlib.c): dlopen() is in libc
+# from glibc 2.34 on, in libdl before (--as-needed drops libdl where libc has it).
+HELPER_LIBS  := -lc -ldl
 CHECK_CFLAGS  = $(shell $(PKG_CONFIG) --cflags check)
 CHECK_LIBS    = $(shell $(PKG_CONFIG) --libs check)
 
@@ -45,7 +48,7 @@ PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o src/report.
              src/devname.o src/json.o src/util.o
 # The files the helper reads itself: no libudev, so the unit tests link it too.
 FILE_OBJS := src/files.o
-IO_OBJS   := $(FILE_OBJS) src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o
+IO_OBJS   := $(FILE_OBJS) src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o src/udevlib.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
              tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
@@ -56,7 +59,7 @@ MANPAGES := man/hyperv-scheduler.8 man/hyperv-scheduler.conf.5
 all: hyperv-scheduler rules/60-hyperv-scheduler.rules.out
 
 hyperv-scheduler: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(UDEV_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(HELPER_LIBS)
 
 src/%.o: src/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UDEV_CFLAGS) -MMD -MP -c -o $@ $<
@@ -75,7 +78,7 @@ TESTFACTS_OBJS := tests/testfacts.o tests/cpuid-file.o
 # (tests/testfacts.c).
 tests/hyperv-scheduler-testfacts: $(TESTFACTS_OBJS) $(filter-out src/cpuregs.o,$(OBJS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -Wl,--wrap=udev_device_set_sysattr_value \
-		-Wl,--wrap=open_memstream -o $@ $^ $(UDEV_LIBS)
+		-Wl,--wrap=open_memstream -o $@ $^ $(HELPER_LIBS)
 
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules
@@ -226,7 +229,7 @@ clean: fuzz-clean
 # one apt-get command that installs what is missing;
 # `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
 # cost, scaling and storm as Markdown.
-# The floor beside the helper: the same flags and libraries, only udev_new() and udev_unref().
+# The floor beside the helper: its flags, linked with libudev, only udev_new() and udev_unref().
 bench/udev-floor: bench/udev-floor.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UDEV_CFLAGS) $(LDFLAGS) -o $@ $< $(UDEV_LIBS)
 

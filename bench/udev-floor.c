@@ -1,6 +1,6 @@
-/* The floor of the helper's cost: a program built with the helper's flags and libraries that only
- * makes a udev context and drops it. What the helper costs above this is its own work and the
- * symbols it imports, each bound by the loader at start (BIND_NOW). bench/cost measures both. */
+/* The floor of the helper's cost while it linked libudev: a program built with the helper's flags
+ * and linked with libudev that only makes a udev context and drops it. The helper now loads
+ * libudev only when a run needs it (src/udevlib.c): bench/cost shows both. */
 #include <libudev.h>
 
 int main(void) {

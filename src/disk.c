@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "files.h"
 #include "util.h"
@@ -54,6 +55,52 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
                 *out = NULL;
                 return -ENOTBLK;
         }
+        return 0;
+}
+
+/* attr of the device at syspath as libudev gives it, the trailing newline cut, in buf; NULL
+ * when it cannot be read. */
+static const char *read_attr(const char *syspath, const char *attr, char *buf, size_t size) {
+        char path[PATH_MAX];
+        size_t n;
+
+        if (snprintf(path, sizeof(path), "%s/%s", syspath, attr) >= (int) sizeof(path) ||
+            read_file_bounded(path, buf, size) < 0)
+                return NULL;
+        n = strlen(buf);
+        while (n > 0 && buf[n - 1] == '\n')
+                buf[--n] = '\0';
+        return buf;
+}
+
+int disk_gather_sysfs(const char *syspath, const char *name, struct disk_facts *f,
+                      struct disk_sysfs_bufs *b) {
+        static const char block[] = "/block";
+        const char *devtype = getenv("DEVTYPE");
+        char path[PATH_MAX], subsystem[PATH_MAX];
+        ssize_t n;
+
+        if (snprintf(path, sizeof(path), "%s/subsystem", syspath) >= (int) sizeof(path))
+                return -ENAMETOOLONG;
+        n = readlink(path, subsystem, sizeof(subsystem) - 1);
+        if (n < 0)
+                return -errno;
+        subsystem[n] = '\0';
+        /* The link ends in .../class/block, or .../block on kernels without sysfs classes. */
+        if ((size_t) n < sizeof(block) - 1 || !streq(subsystem + n - (sizeof(block) - 1), block))
+                return -ENOTBLK;
+
+        memset(f, 0, sizeof(*f));
+        f->name = name;
+        /* As disk_gather(): DEVTYPE from the event, else a partition has "partition". */
+        f->is_disk = devtype ? streq(devtype, "disk")
+                             : !read_attr(syspath, "partition", b->zoned, sizeof(b->zoned));
+        f->other_devtype = devtype && !f->is_disk && !streq(devtype, "partition");
+        if (!f->is_disk)
+                return 0;
+        f->scheduler = read_attr(syspath, "queue/scheduler", b->scheduler, sizeof(b->scheduler));
+        f->zoned = read_attr(syspath, "queue/zoned", b->zoned, sizeof(b->zoned));
+        f->opted_out = streq(getenv("HYPERV_SCHEDULER"), "skip");
         return 0;
 }
 

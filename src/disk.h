@@ -1,5 +1,5 @@
 /* Block devices through libudev: finding one, reading what the policy needs, writing the
- * scheduler and reading it back. */
+ * scheduler and reading it back; and the event's own disk read from /sys without it. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,6 +20,19 @@ int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
 /* Opens the event's own device from its syspath (/sys + $DEVPATH), with no lookup by name.
  * Returns as disk_open(): -ENOTBLK when the path is not a block device. */
 int disk_open_event(struct udev *udev, const char *syspath, struct udev_device **out);
+
+/* Room for the attributes disk_gather_sysfs() reads. */
+struct disk_sysfs_bufs {
+        char scheduler[4096]; /* a sysfs attribute is at most a page */
+        char zoned[32];
+};
+
+/* disk_gather(from_event) without libudev, for the event's own device at syspath (/sys +
+ * DEVPATH) named name: its attributes read from /sys into b, the event's properties from the
+ * environment. Returns 0, -ENOTBLK when syspath is no block device (DEVPATH comes from the
+ * environment), or another negative errno when it cannot tell. */
+int disk_gather_sysfs(const char *syspath, const char *name, struct disk_facts *f,
+                      struct disk_sysfs_bufs *b);
 
 /* Fills f with the device's cheap attributes; the strings stay owned by the device.
  * from_event takes the event's properties (DEVTYPE, HYPERV_SCHEDULER) from the environment, as

@@ -56,7 +56,7 @@ static void gather_dmi(struct machine_facts *f, struct udev *udev) {
         udev_device_unref(dmi);
 }
 
-void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
+void facts_gather_early(struct machine_facts *f, bool full) {
         struct stat st;
 
         memset(f, 0, sizeof(*f));
@@ -65,6 +65,9 @@ void facts_gather(struct machine_facts *f, struct udev *udev, bool full) {
         gather_cpuid(f, full);
         if (!f->has_cpuid)
                 gather_fadt(f);
+}
+
+void facts_gather_late(struct machine_facts *f, struct udev *udev, bool full) {
         if (full || verdict_needs_dmi(f))
                 gather_dmi(f, udev);
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,

@@ -11,4 +11,7 @@ struct udev;
  * higher CPUID bases only where Hyper-V is still possible, DMI only where CPUID cannot settle
  * it. With full, also what only the report shows: the scan on any hypervisor (it names the one
  * Linux picks), 0x4000000C on a confidential guest, DMI always, and the kernel release. */
-void facts_gather(struct machine_facts *f, struct udev *udev, bool full);
+/* In two steps, so that a run can decide without libudev where CPUID settles it: first what
+ * needs no libudev (VMBus, CPUID, the FADT), then, with the same full, the rest. */
+void facts_gather_early(struct machine_facts *f, bool full);
+void facts_gather_late(struct machine_facts *f, struct udev *udev, bool full);

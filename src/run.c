@@ -26,13 +26,16 @@ struct results {
 struct machine {
         struct machine_facts facts;
         struct machine_verdict verdict;
+        bool early; /* facts_gather_early() done */
         bool settled;
 };
 
 static const struct machine_verdict *machine_verdict(struct machine *m, struct udev *udev,
                                                      bool full) {
         if (!m->settled) {
-                facts_gather(&m->facts, udev, full);
+                if (!m->early)
+                        facts_gather_early(&m->facts, full);
+                facts_gather_late(&m->facts, udev, full);
                 verdict_decide(&m->facts, &m->verdict);
                 m->settled = true;
         }
@@ -330,6 +333,57 @@ static int show_report(const struct run_options *o, const struct machine *m,
         return print_report(o->json, &r);
 }
 
+/* The event's own disk, as the policy sees it, from /sys and the event's properties without
+ * libudev: only for a run under udev, for the event's own disk, with no report. False when
+ * that does not apply, or when the event's device is no block device (the run with libudev
+ * then says so). */
+static bool event_disk_early(const struct run_options *o, const struct config *c,
+                             struct disk_decision *dd) {
+        struct disk_sysfs_bufs bufs;
+        struct disk_facts df;
+        enum devname_kind kind;
+        const char *why;
+
+        if (!o->under_udev || wants_all_facts(o) || c->unreadable ||
+            o->n_devices != 1 || !o->event_syspath ||
+            devname_check(o->devices[0], &kind, &why) < 0 || kind != DEVNAME_KERNEL ||
+            !names(o->event_syspath, o->devices[0]) ||
+            disk_gather_sysfs(o->event_syspath, o->devices[0], &df, &bufs) < 0)
+                return false;
+        policy_disk(c, &df, dd);
+        return true;
+}
+
+/* The event settled without libudev: its disk left alone or already on its target, or, in
+ * mode auto where a write would be due, a machine that CPUID (or arm64's FADT) shows is no
+ * Hyper-V guest. Anything else (a write, a machine that needs DMI or may be Hyper-V) is left
+ * to the run with libudev, with the machine facts read so far kept in m. */
+static bool event_settled_early(const struct run_options *o, const struct config *c,
+                                struct machine *m) {
+        struct disk_decision dd;
+
+        if (!event_disk_early(o, c, &dd))
+                return false;
+        if (dd.decision == DECISION_CHANGE) {
+                if (c->mode != MODE_AUTO)
+                        return false;
+                facts_gather_early(&m->facts, false);
+                m->early = true;
+                if (verdict_needs_dmi(&m->facts))
+                        return false;
+                verdict_decide(&m->facts, &m->verdict);
+                m->settled = true;
+                policy_machine(&m->verdict, false, &dd);
+                if (dd.reason != REASON_NOT_HYPERV)
+                        return false;
+        }
+        if (dd.decision == DECISION_SKIP)
+                log_msg(LOG_DEBUG, "%s: left alone (%s)", o->devices[0], reason_name(dd.reason));
+        else
+                log_msg(LOG_DEBUG, "%s: already on %s", o->devices[0], dd.target);
+        return true;
+}
+
 enum exit_status run(const struct run_options *o) {
         bool report = o->dry_run || o->json, full = wants_all_facts(o);
         bool hold = o->under_udev && !o->dry_run;
@@ -351,6 +405,8 @@ enum exit_status run(const struct run_options *o) {
                 log_msg(LOG_DEBUG, "mode off: nothing to do");
                 goto out;
         }
+        if (event_settled_early(o, &c, &m))
+                goto out;
         udev = udev_new();
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));

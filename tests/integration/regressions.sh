@@ -116,6 +116,63 @@ TABLE
         check "  the footer says why" -- stdout_has "sda: 1 hardware queue, but no mq-deadline offered (a module not loaded): the kernel starts it on none"
         check "  and nothing generic" -- is "a generic sentence" "$(grep -c 'A disk with 1 hardware queue' <<<"$out")" 0
 
+        # Under udev with no report, the event's own disk is decided from /sys and CPUID, and
+        # libudev opened (src/udevlib.c) only for a write: in mode auto where the machine may
+        # be a Hyper-V guest. The
+        # dynamic loader names each library it looks for with LD_DEBUG=libs, dlopen()'s too;
+        # umockdev's preload library links libudev itself, so there only the outcome counts.
+        # Each case starts from sda on mq-deadline, as the fixture has it (the first 4 bytes
+        # of its file show a write of none, robust.sh says why); sdb is already on none.
+        cp -a "$azure" "$work/event"
+        event_sched=$work/event/sys$sda/queue/scheduler
+        cp "$event_sched" "$work/event-sched"
+        printf '[none] mq-deadline kyber bfq\n' >"$work/event-none"
+        sdb=$(cd -P "$azure/sys/class/block/sdb" && pwd)
+        sdb=${sdb#"$azure/sys"}
+        event() { # CPUID DEVPATH ARGS...: a udev event on the copy, its libraries logged
+                local cpuid=$1 devpath=$2
+                shift 2
+                cp "$work/event-sched" "$event_sched"
+                rm -f "$work/leaves"
+                on "$cpuid" "$work/event" env LD_DEBUG=libs HYPERV_SCHEDULER_TEST_CPUID_LOG="$work/leaves" \
+                        HYPERV_SCHEDULER_TEST_READBACK="$work/event-none" DEVPATH="$devpath" DEVTYPE=disk \
+                        "$TESTFACTS" -c "${event_conf:-$conf}" "$@"
+        }
+        udev_loaded() { # yes|no: whether the last run looked for libudev
+                local got=no
+                [[ $err != *"find library=libudev.so.1"* ]] || got=yes
+                is "libudev looked for" "$got" "$1"
+        }
+        # libudev_check NAME yes|no: that check, or a SKIP under umockdev.
+        libudev_check() {
+                if [ "$ns_mounts" = no ]; then
+                        skip "$1" "umockdev's preload library links libudev"
+                else
+                        check "$1" -- udev_loaded "$2"
+                fi
+        }
+        sda_first() { is "sda's scheduler file, first 4 bytes" "$(head -c 4 "$event_sched")" "$1"; }
+        check "an event on KVM, sda to change in mode auto: exit 0" -- exits 0 event kvm "$sda" --udev sda
+        check "  sda keeps its scheduler" -- sda_first "$(head -c 4 "$work/event-sched")"
+        libudev_check "  libudev is never opened" no
+        check "  CPUID leaves 1 and 0x40000000 only" -- is "the leaves asked" "$(paste -sd' ' "$work/leaves")" "0x00000001 0x40000000"
+        check "an event on a Hyper-V guest, sda on VMBus: exit 0" -- exits 0 event hyperv-guest "$sda" --udev sda
+        check "  sda is written" -- sda_first none
+        libudev_check "  with libudev" yes
+        check "an event on a Hyper-V guest, sdb already on none: exit 0" -- exits 0 event hyperv-guest "$sdb" --udev sdb
+        libudev_check "  without libudev" no
+        check "  and without CPUID" -- is "the leaves asked" "$(cat "$work/leaves" 2>/dev/null)" ""
+        event_conf=$(config "mode = always")
+        check "mode always, an event on KVM, sda to change: exit 0" -- exits 0 event kvm "$sda" --udev sda
+        check "  sda is written" -- sda_first none
+        libudev_check "  with libudev" yes
+        check "mode always, an event for sdb, already on none: exit 0" -- exits 0 event kvm "$sdb" --udev sdb
+        libudev_check "  without libudev" no
+        event_conf=
+        check "--udev --verbose on KVM: exit 0" -- exits 0 event kvm "$sda" --udev --verbose sda
+        libudev_check "  the reasons need libudev" yes
+        check "  sda keeps its scheduler as before" -- sda_first "$(head -c 4 "$work/event-sched")"
+
         # A /sys/class/block that cannot be read: the error is the real one.
         cp -a "$azure" "$work/loop-link"
         rm -rf "$work/loop-link/sys/class/block"
