@@ -27,6 +27,12 @@ if [ "${MEMCHECK:-}" = 1 ]; then
         done
 fi
 
+# hang_limit: the seconds a `timeout` gives a run that once hung (a FIFO, a syslog that does
+# not drain). It catches a hang; it is no timing goal, so it is generous: CI runs valgrind's
+# runs at a load of 10 to 15, where one helper run can take over 10 s.
+# shellcheck disable=SC2034 # read by the test scripts
+if [ "${MEMCHECK:-}" = 1 ]; then hang_limit=300; else hang_limit=60; fi
+
 pass() { passed=$((passed + 1)); echo "PASS: $suite: $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL: $suite: $1: $2"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP: $suite: $1: $2"; }

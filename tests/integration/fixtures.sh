@@ -146,7 +146,7 @@ TABLE
                 before=$(tree_sum "$azure")
                 # A FIFO used to block: the timeout guards against a hang, it is no timing goal.
                 check "config $what: exit $code" -- \
-                        exits "$code" on hyperv-guest "$azure" timeout 10 "$TESTFACTS" -c "$cfg" sdb
+                        exits "$code" on hyperv-guest "$azure" timeout "$hang_limit" "$TESTFACTS" -c "$cfg" sdb
                 want=${want//CFG/$cfg}
                 check "  says so" -- stderr_is "${want//NL/$'\n'}"
                 check "  writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"

@@ -273,7 +273,7 @@ TABLE
         tree=$(machine_tree arm64-odd azure azure yes)
         facp=$tree/sys/firmware/acpi/tables/FACP
         odd=(in_ns --sys "$tree" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/none"
-                timeout 10 "$TESTFACTS" -c "$conf" --dry-run --json sda)
+                timeout "$hang_limit" "$TESTFACTS" -c "$conf" --dry-run --json sda)
         while IFS='|' read -r what want; do
                 rm -f "$facp"
                 case $what in

@@ -2,7 +2,7 @@
 # A helper that runs at boot never blocks and never lies: files that are not regular files,
 # output that cannot be written, a config that cannot be read whole, odd udev environments,
 # and where its messages go under udev (syslog, /dev/kmsg without one, and only when a disk
-# changes). A `timeout 10` guards each run that used to hang: it is no timing goal.
+# changes). A `timeout "$hang_limit"` guards each run that used to hang: it is no timing goal.
 # shellcheck source=tests/check.sh
 . "$(dirname "$0")/../check.sh"
 
@@ -23,14 +23,14 @@ log_ns=("${ns_enter[@]}" -- sh -c 'null=$1
 
 fifo=$work/fifo.conf
 mkfifo "$fifo"
-check "a FIFO as the config file: exit 1, at once" -- exits 1 timeout 10 "$HELPER" -c "$fifo" --all
+check "a FIFO as the config file: exit 1, at once" -- exits 1 timeout "$hang_limit" "$HELPER" -c "$fifo" --all
 check "  names what it is, and that nothing is changed" -- \
         stderr_is "hyperv-scheduler: cannot read '$fifo': a FIFO, not a regular file, nothing is changed"
-check "a FIFO as the config of a report: exit 1, at once" -- exits 1 timeout 10 "$HELPER" -c "$fifo" --dry-run
+check "a FIFO as the config of a report: exit 1, at once" -- exits 1 timeout "$hang_limit" "$HELPER" -c "$fifo" --dry-run
 check "  the report says it shows the defaults" -- \
         stdout_has "config $fifo (cannot be read: the defaults shown, nothing is changed)"
 check "a FIFO as the config under udev: exit 0, at once" -- \
-        exits 0 timeout 10 "$HELPER" -c "$fifo" --udev nosuchdisk0
+        exits 0 timeout "$hang_limit" "$HELPER" -c "$fifo" --udev nosuchdisk0
 sock=$work/sock.conf
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
 check "a socket as the config file: exit 1" -- exits 1 "$HELPER" -c "$sock" --all
@@ -147,7 +147,7 @@ if need_tree "fake guests"; then
         cp "$work/sda_sched" "$sda_sched"
         check "a read-back that is a FIFO fails at once: exit 1" -- \
                 exits 1 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$fifo" \
-                timeout 10 "$TESTFACTS" -c "$conf" sda
+                timeout "$hang_limit" "$TESTFACTS" -c "$conf" sda
         check "  naming what it is" -- stderr_is \
                 "hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': a FIFO, not a regular file"
         cp "$work/sda_sched" "$sda_sched"
@@ -248,7 +248,7 @@ exit 0"
                 for i in $(seq 15); do echo "colour$i = blue"; done >"$many"
                 unwritten
                 check "under udev, 15 bad lines to a syslog that does not drain: exit 0, at once" -- \
-                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$many" --udev sda
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog timeout "$hang_limit" "$TESTFACTS" -c "$many" --udev sda
                 check "  the helper's exit 0" -- stdout_has "exit 0"
                 check "  the disk is written" -- written
                 cp "$work/sda_sched" "$sda_sched"
@@ -269,7 +269,7 @@ exit 0"
                 cp "$work/sda_sched" "$sda_sched"
                 unwritten
                 check "under udev, a syslog queue already full: exit 0, at once" -- \
-                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog-full timeout 10 "$TESTFACTS" -c "$bad" --udev sda
+                        exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog-full timeout "$hang_limit" "$TESTFACTS" -c "$bad" --udev sda
                 check "  nothing reached it, the helper's exit 0" -- stdout_is "exit 0"
                 check "  the disk is written" -- written
                 cp "$work/sda_sched" "$sda_sched"
@@ -277,10 +277,10 @@ exit 0"
                         exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev --dry-run --json sdb
                 check "  in syslog" -- stdout_has "syslog <28> $bad:1: unknown key 'colour'"
                 check "under udev, a FIFO config and a disk already on none: exit 0" -- \
-                        exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$fifo" --udev sdb
+                        exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog timeout "$hang_limit" "$TESTFACTS" -c "$fifo" --udev sdb
                 check "  nothing is logged" -- stdout_is "exit 0"
                 check "under udev, a FIFO config and a disk that would change: exit 0" -- \
-                        exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog timeout 10 "$TESTFACTS" -c "$fifo" --udev sda
+                        exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog timeout "$hang_limit" "$TESTFACTS" -c "$fifo" --udev sda
                 check "  the error is logged, exit 1" -- \
                         stdout_is "syslog <27> cannot read '$fifo': a FIFO, not a regular file, nothing is changed
 exit 1"
