@@ -247,8 +247,8 @@ bench: hyperv-scheduler tests/hyperv-scheduler-testfacts bench/udev-floor
 
 # Whole guests
 # `make check-vm` (root; mmdebstrap, qemu-system-x86, qemu-system-arm, qemu-efi-aarch64,
-# qemu-user-static, jq and the Debian archive; 6 minutes on 2 shared CPUs with VM_DEBS, plus the
-# package builds otherwise; 13 boots under TCG, two at a time) boots the package in
+# qemu-user-static, jq and the Debian archive; 11 boots under TCG, two at a time, on images
+# whose bases are kept for a week; the package builds too without VM_DEBS) boots the package in
 # Debian 12 and 13 guest images under QEMU, each boot a first boot, and checks what coldplug,
 # hot-add, the kernel command line, broken configs and the package's own install, upgrade and
 # purge do to the guest's disks (tests/vm/). Not part of `make check`. VM_DEBS=DIR takes the
