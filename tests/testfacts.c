@@ -6,7 +6,8 @@
  * to it at exit, one a line in the order asked: each is one CPUID instruction of the real build.
  * HYPERV_SCHEDULER_TEST_WRITE_ERROR and HYPERV_SCHEDULER_TEST_READBACK_ERROR name an errno
  * (ENODEV, ...) that the write of a scheduler, or its read-back, fails with instead;
- * HYPERV_SCHEDULER_TEST_REPORT_ERROR one (ENOMEM) that building the report in memory fails with. */
+ * HYPERV_SCHEDULER_TEST_REPORT_ERROR one (ENOMEM) that building the report in memory fails with;
+ * HYPERV_SCHEDULER_TEST_LIBUDEV=missing, or a libudev function's name, fails libudev's loading. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -113,6 +114,30 @@ FILE *__wrap_open_memstream(char **ptr, size_t *size) {
                 return NULL;
         }
         return __real_open_memstream(ptr, size);
+}
+
+/* The fault points of libudev's loading (src/udevlib.c), linked with -Wl,--wrap=dlopen and
+ * -Wl,--wrap=dlsym: HYPERV_SCHEDULER_TEST_LIBUDEV=missing fails the dlopen(), as on a system
+ * without libudev; the name of a function fails its dlsym(), as an older libudev would. */
+void *__real_dlopen(const char *file, int mode);
+void *__wrap_dlopen(const char *file, int mode);
+void *__real_dlsym(void *handle, const char *name);
+void *__wrap_dlsym(void *handle, const char *name);
+
+void *__wrap_dlopen(const char *file, int mode) {
+        const char *fault = getenv("HYPERV_SCHEDULER_TEST_LIBUDEV");
+
+        if (fault && strcmp(fault, "missing") == 0)
+                return NULL;
+        return __real_dlopen(file, mode);
+}
+
+void *__wrap_dlsym(void *handle, const char *name) {
+        const char *fault = getenv("HYPERV_SCHEDULER_TEST_LIBUDEV");
+
+        if (fault && strcmp(fault, name) == 0)
+                return NULL;
+        return __real_dlsym(handle, name);
 }
 
 /* The errno named by the variable, 0 when it is unset; an unknown name ends the run. */

@@ -172,6 +172,39 @@ TABLE
         check "--udev --verbose on KVM: exit 0" -- exits 0 event kvm "$sda" --udev --verbose sda
         libudev_check "  the reasons need libudev" yes
         check "  sda keeps its scheduler as before" -- sda_first "$(head -c 4 "$work/event-sched")"
+        # ev VAR=VALUE... ARGS...: an event on KVM with only the variables given.
+        ev() {
+                cp "$work/event-sched" "$event_sched"
+                on kvm "$work/event" env LD_DEBUG=libs "$@"
+        }
+        # Read early only as udev gives it: one disk by its kernel name, at a DEVPATH that
+        # names a block device; anything else is libudev's, which tells.
+        check "two disks named under udev: exit 0" -- \
+                exits 0 ev DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda sdb
+        libudev_check "  through libudev" yes
+        check "the event's disk named by its /dev path: exit 0" -- \
+                exits 0 ev DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev /dev/sda
+        libudev_check "  through libudev" yes
+        check "a DEVPATH that names nothing: exit 0" -- \
+                exits 0 ev DEVPATH=/devices/gone/block/sda DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda
+        libudev_check "  through libudev" yes
+        # Those two are lookup errors (exit 2), as they were before the early read.
+        check "a DEVPATH of another subsystem: exit 2" -- \
+                exits 2 ev DEVPATH=/devices/virtual/dmi/id DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev id
+        libudev_check "  through libudev" yes
+        long=/$(head -c 4080 /dev/zero | tr '\0' x)/sda
+        check "a DEVPATH too long for its subsystem link's path: exit 2" -- \
+                exits 2 ev DEVPATH="$long" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda
+        libudev_check "  through libudev" yes
+        # Read early: a partition's event, and an event without DEVTYPE (then the partition
+        # attribute tells, as disk_gather() reads it).
+        check "a partition's event: exit 0" -- \
+                exits 0 ev DEVPATH="$sda" DEVTYPE=partition "$TESTFACTS" -c "$conf" --udev sda
+        libudev_check "  without libudev" no
+        check "an event without DEVTYPE, on KVM: exit 0" -- \
+                exits 0 ev DEVPATH="$sda" "$TESTFACTS" -c "$conf" --udev sda
+        libudev_check "  without libudev" no
+        check "  sda keeps its scheduler" -- sda_first "$(head -c 4 "$work/event-sched")"
 
         # A /sys/class/block that cannot be read: the error is the real one.
         cp -a "$azure" "$work/loop-link"

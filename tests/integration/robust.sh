@@ -180,6 +180,21 @@ if need_tree "fake guests"; then
                 "hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': No such device"
         cp "$work/sda_sched" "$sda_sched"
 
+        # libudev cannot be loaded (src/udevlib.c opens it with dlopen()): a run that needs it
+        # fails and says why; an event that does not need it is settled all the same.
+        no_libudev() { on "$1" "$azure" env HYPERV_SCHEDULER_TEST_LIBUDEV="$2" "${@:3}"; }
+        check "no libudev on the system, a report: exit 1" -- \
+                exits 1 no_libudev hyperv-guest missing "$TESTFACTS" -c "$conf" --dry-run sda
+        check "  naming the library's absence" -- stderr_is \
+                "hyperv-scheduler: cannot create udev context: Can not access a needed shared library"
+        check "a libudev without udev_enumerate_new(), --all: exit 1" -- \
+                exits 1 no_libudev hyperv-guest udev_enumerate_new "$TESTFACTS" -c "$conf" --all
+        check "  the same message" -- stderr_is \
+                "hyperv-scheduler: cannot create udev context: Can not access a needed shared library"
+        check "no libudev, an event on KVM that needs none: exit 0" -- \
+                exits 0 no_libudev kvm missing DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda
+        check "  and nothing is said" -- silent
+
         # A config that exists but cannot be read whole changes nothing, even where the
         # defaults would: here mode auto changes sda.
         printf 'mode = off\n\0' >"$work/nul.conf"
