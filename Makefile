@@ -90,7 +90,7 @@ man/%: man/%.scd VERSION
 man: $(MANPAGES)
 
 check: all tests/unit tests/hyperv-scheduler-testfacts
-	tests/run-tests
+	tests/run-tests.sh
 
 install: all man
 	$(INSTALL) -D -m 0755 hyperv-scheduler $(DESTDIR)$(SBINDIR)/hyperv-scheduler
@@ -135,7 +135,7 @@ docs-check docs-update: hyperv-scheduler tests/hyperv-scheduler-testfacts
 # `make dist` packs the files git tracks, as they are in the working tree, into
 # hyperv-scheduler-VERSION.tar.gz under hyperv-scheduler-VERSION/ (the RPM's Source0, and as
 # hyperv-scheduler_VERSION.orig.tar.gz Debian's; debian/ is left out, since the Debian source
-# package carries it beside the tarball: .ci/source-package). Owners,
+# package carries it beside the tarball: .ci/source-package.sh). Owners,
 # order and times are fixed (times: the last commit's), so the same tree gives the same bytes.
 # Building from the tarball needs no git. `make distcheck` unpacks it, builds, runs the suite,
 # installs into a scratch DESTDIR and checks that `make clean` gives back what was unpacked.
@@ -202,10 +202,10 @@ $(FUZZ_BUILD)/fuzz-%: $(FUZZ_BUILD)/fuzz-%.o $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
 
 fuzz: $(FUZZ_BINS)
-	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run $(FUZZ_TARGETS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 fuzz-replay: $(FUZZ_BINS)
-	tests/fuzz/run --replay $(FUZZ_TARGETS)
+	tests/fuzz/run.sh --replay $(FUZZ_TARGETS)
 
 fuzz-clean:
 	rm -rf $(FUZZ_BUILD)
@@ -220,12 +220,12 @@ clean: fuzz-clean
 # Benchmarks
 # `make bench` (root; minutes, most of them fio's) answers with numbers from
 # this machine: what one udev event costs per path next to the shell one-liner and
-# systemd-detect-virt, and what a typical Azure VM's boot costs (bench/cost), whether --all
-# stays flat per disk from 1 to 1,000 disks (bench/scaling), what the rule adds to a storm of
+# systemd-detect-virt, and what a typical Azure VM's boot costs (bench/cost.sh), whether --all
+# stays flat per disk from 1 to 1,000 disks (bench/scaling.sh), what the rule adds to a storm of
 # 100 add events and to the coldplug of an Azure VM's 7 disks through a private udevd
-# (bench/storm, bench/storm --azure-boot), and whether the scheduler changes 4k random I/O at
-# all (bench/fio-scheduler on a loop device). Not part of `make check`: it needs root, the
-# tools bench/deps lists, and minutes. bench/deps checks for all of them first and prints the
+# (bench/storm.sh, bench/storm.sh --azure-boot), and whether the scheduler changes 4k random I/O at
+# all (bench/fio-scheduler.sh on a loop device). Not part of `make check`: it needs root, the
+# tools bench/deps.sh lists, and minutes. bench/deps.sh checks for all of them first and prints the
 # one apt-get command that installs what is missing;
 # `make bench BENCH_INSTALL=1` (as root) runs it. BENCH_MD=FILE also writes the tables of
 # cost, scaling and storm as Markdown.
@@ -234,14 +234,14 @@ bench/udev-floor: bench/udev-floor.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UDEV_CFLAGS) $(LDFLAGS) -o $@ $< $(UDEV_LIBS)
 
 bench: hyperv-scheduler tests/hyperv-scheduler-testfacts bench/udev-floor
-	BENCH_INSTALL='$(BENCH_INSTALL)' bench/deps
+	BENCH_INSTALL='$(BENCH_INSTALL)' bench/deps.sh
 	@if [ -n "$$BENCH_MD" ]; then : >"$$BENCH_MD"; fi
-	bench/cost
-	BENCH_MACHINE_SHOWN=1 bench/scaling
-	BENCH_MACHINE_SHOWN=1 bench/storm
-	BENCH_MACHINE_SHOWN=1 bench/storm --azure-boot
-	@if [ -x bench/fio-scheduler ]; then bench/fio-scheduler loop; \
-	else echo "bench/fio-scheduler: not there, skipped"; fi
+	bench/cost.sh
+	BENCH_MACHINE_SHOWN=1 bench/scaling.sh
+	BENCH_MACHINE_SHOWN=1 bench/storm.sh
+	BENCH_MACHINE_SHOWN=1 bench/storm.sh --azure-boot
+	@if [ -x bench/fio-scheduler.sh ]; then bench/fio-scheduler.sh loop; \
+	else echo "bench/fio-scheduler.sh: not there, skipped"; fi
 
 .PHONY: bench
 
@@ -255,7 +255,7 @@ bench: hyperv-scheduler tests/hyperv-scheduler-testfacts bench/udev-floor
 # packages from DIR/bookworm, DIR/trixie and DIR/arm64 instead of building them (the arm64 one
 # is cross-built when DIR has none).
 check-vm:
-	VM_DEBS='$(VM_DEBS)' tests/vm/run
+	VM_DEBS='$(VM_DEBS)' tests/vm/run.sh
 
 .PHONY: check-vm
 

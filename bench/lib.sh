@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by bench/cost, bench/scaling and bench/storm, on top of tests/lib.sh (work directory,
+# Shared by bench/cost.sh, bench/scaling.sh and bench/storm.sh, on top of tests/lib.sh (work directory,
 # loop devices, fake trees, private namespaces): the tools they need, the three meters
 # (instructions, system calls, wall time), and tables printed as text and, when BENCH_MD=FILE
 # is set, appended to FILE as Markdown.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# make coverage: line and branch coverage of src/ by the whole suite (tests/run-tests, as
+# make coverage: line and branch coverage of src/ by the whole suite (tests/run-tests.sh, as
 # `make check` runs it), measured with gcovr in a copy of the tree built with --coverage. Prints
 # gcovr's table of src/ with the lines never run, and its summary, and fails when either figure
 # is below the floor in tests/coverage-floor. The floor only goes up: COVERAGE_RAISE=1 writes the
@@ -28,7 +28,7 @@ copy_tree "$tree" || exit 1
 CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage \
         make -C "$tree" -s all tests/unit tests/hyperv-scheduler-testfacts || exit 1
 chmod 0777 "$tree/src" "$tree/tests"
-(umask 0 && cd "$tree" && COVERAGE=1 tests/run-tests) >"$work/suite" 2>&1
+(umask 0 && cd "$tree" && COVERAGE=1 tests/run-tests.sh) >"$work/suite" 2>&1
 suite=$?
 grep -E '^(FAIL|[0-9]+%: Checks|integration: )' "$work/suite"
 [ "$suite" = 0 ] || { echo "coverage: the suite fails: no figure" >&2; exit 1; }

@@ -3,7 +3,7 @@
 # made by a run of the helper and written to DIR/NAME, "$ COMMAND" first. tests/docs-check.py
 # puts them into the documents or compares them.
 #
-# The machine is the fake Azure Generation 2 guest of tests/fixtures/mktree, run by the testfacts
+# The machine is the fake Azure Generation 2 guest of tests/fixtures/mktree.sh, run by the testfacts
 # build with the hyperv-guest CPUID file, with the shipped hyperv-scheduler.conf as
 # /etc/hyperv-scheduler.conf and a udev control socket, as on a booted VM where the package is
 # installed. A fake tree's scheduler file is a plain file, which a write does not switch: the

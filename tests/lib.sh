@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The shell library of tests/integration, bench/ and .ci/: a work directory and loop devices
-# undone at exit, fake sysfs trees (tests/fixtures/mktree), private mount namespaces that put
+# undone at exit, fake sysfs trees (tests/fixtures/mktree.sh), private mount namespaces that put
 # a tree, a kernel command line or a kernel release in place of the machine's, `udevadm test`
 # in a private /run and /dev and the one reader of its output, and a private systemd-udevd
 # (the machine's or another release's) handling real events for loop devices. Sourced by
@@ -16,7 +16,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HELPER=${HELPER:-$top/hyperv-scheduler}
 TESTFACTS=${TESTFACTS:-$top/tests/hyperv-scheduler-testfacts}
 RULE=${RULE:-$top/rules/60-hyperv-scheduler.rules.out}
-MKTREE=$top/tests/fixtures/mktree
+MKTREE=$top/tests/fixtures/mktree.sh
 FIXTURES=$top/tests/fixtures
 
 # die MESSAGE...: stops the script with "PROG: MESSAGE" on standard error, PROG its prog or,
@@ -168,7 +168,7 @@ copy_tree() {
 }
 
 # UDEV_ROOT: a root directory holding another release's udev (a minbase chroot of Debian 13 or
-# unstable, .ci/udevd-releases): udev_test and udevd_start then run its udevadm and
+# unstable, .ci/udevd-releases.sh): udev_test and udevd_start then run its udevadm and
 # systemd-udevd, chrooted, on this kernel; this tree and the work directory are bind-mounted
 # into it at the same paths. Empty: the machine's own.
 UDEV_ROOT=${UDEV_ROOT:-}
@@ -240,7 +240,7 @@ udev_test_runs() {
 # udevd sees every add event of the machine, other users' loops included: the test rules must
 # act on the loops of this script only (udevd_rule).
 UDEVD=${UDEVD:-/lib/systemd/systemd-udevd}
-# udevd_syslog=no: no /dev/log, so the helper's syslog lines go nowhere (bench/storm).
+# udevd_syslog=no: no /dev/log, so the helper's syslog lines go nowhere (bench/storm.sh).
 udevd_syslog=${udevd_syslog:-yes}
 udevd_pid='' udevd_status='' udevd_log=$work/udevd.log
 udevd_sink_pid='' udevd_sink=''

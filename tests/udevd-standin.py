@@ -5,8 +5,8 @@ udevadm control (udev 252) connects to /run/udev/control, sends its requests (--
 --reload), then a closing message of type 0, and takes the daemon's closing the connection as
 its reply. This accepts each connection and closes it at that message: udevadm control
 succeeds, as against a running udevd, and nothing is done. Prints "ready" once it listens.
-Stands in for a udevd where the package scripts must find one that answers (.ci/package-test,
-.ci/container-install)."""
+Stands in for a udevd where the package scripts must find one that answers (.ci/package-test.sh,
+.ci/container-install.sh)."""
 import socket
 import struct
 import sys

@@ -5,7 +5,7 @@
 # /usr/share/doc/NAME, not NAME-VERSION); Debian's rpm defines neither. After %install Fedora's
 # rpm compresses man pages and strips the binary; Debian's runs the same scripts with /bin/sh,
 # where brp-compress's bash-only `read -d` fails, so there they run with bash.
-# Used by `make rpm` (packaging/build-package.sh) and CI (.ci/rpm).
+# Used by `make rpm` (packaging/build-package.sh) and CI (.ci/rpm.sh).
 set -eu
 topdir=$1
 shift

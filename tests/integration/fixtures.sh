@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Fake sysfs trees (tests/fixtures/mktree) under the real libudev, in private mount namespaces
+# Fake sysfs trees (tests/fixtures/mktree.sh) under the real libudev, in private mount namespaces
 # (under umockdev where those are refused).
 # The testfacts build reads the CPUID of a Hyper-V guest from tests/fixtures/cpuid, so a tree
 # stands for a whole guest whatever this machine is.

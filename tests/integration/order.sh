@@ -3,7 +3,7 @@
 # scheduler or opt a disk out, real add events for real loop devices, the shipped rule's loop
 # guard opened for them (tests/lib.sh, udevd_start and udevd_rule). udevadm test cannot show
 # this: from udev 257 it writes no ATTR. UDEV_ROOT=DIR runs another release's udevd, chrooted
-# (.ci/udevd-releases); each case prints one "order: udev N: ..." line of what happened.
+# (.ci/udevd-releases.sh); each case prints one "order: udev N: ..." line of what happened.
 # shellcheck source=tests/check.sh
 . "$(dirname "$0")/../check.sh"
 

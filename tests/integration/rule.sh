@@ -3,7 +3,7 @@
 # private /run, so the machine's rules and devices are untouched. udevadm test shows which rule
 # lines match and what udev would RUN; what a rule's ATTR write does to a later rule it does
 # not show (from udev 257 it writes nothing), so which rule wins is order.sh's, under a running
-# udevd. UDEV_ROOT=DIR reads the rule with another release's udevadm (.ci/udevd-releases).
+# udevd. UDEV_ROOT=DIR reads the rule with another release's udevadm (.ci/udevd-releases.sh).
 # shellcheck source=tests/check.sh
 . "$(dirname "$0")/../check.sh"
 

@@ -2,19 +2,19 @@
 # sbuild RELEASE OUTDIR: builds the package as Debian's build daemons do, and as a sponsor
 # would: the source package made from `make dist`'s tarball as hyperv-scheduler_VERSION.orig.tar.gz
 # and debian/ (3.0 (quilt)), then sbuild from Debian's packages, in unshare mode, as an
-# ordinary user (.ci/build-user), in a minbase chroot tarball of RELEASE (.ci/chroot-tarball:
+# ordinary user (.ci/build-user.sh), in a minbase chroot tarball of RELEASE (.ci/chroot-tarball.sh:
 # bookworm, trixie, sid). The build and its test suite run as that user in sbuild's chroot,
 # inside its user namespace; Linux gives a chrooted process no user namespace of its own, so
 # there the cases that mount a fake tree over /sys say SKIP, and say why.
 #
 # Checks, each failing the run:
-#   - .ci/source-package: `dpkg-source -x` of the .dsc gives back what git tracks, and
+#   - .ci/source-package.sh: `dpkg-source -x` of the .dsc gives back what git tracks, and
 #     licensecheck finds no license but MIT, as debian/'s Files: * says;
 #   - the suite ran in the build: the unit tests, and the integration cases with 0 failed;
 #   - that release's lintian (sbuild runs it in the chroot), --pedantic --display-info --info
 #     on the .changes, the .dsc and the .debs: no error and no warning but
 #     initial-upload-closes-no-bugs (no ITP bug exists);
-#   - the .deb holds what `make install` from the same tarball installs (.ci/install-files,
+#   - the .deb holds what `make install` from the same tarball installs (.ci/install-files.sh,
 #     run in the chroot after the build);
 #   - autopkgtest of the built package in a fresh chroot of the same tarball
 #     (autopkgtest-virt-unshare, as the same user): nothing failed (loop-scheduler needs a
@@ -43,8 +43,8 @@ if [ "${CI:-}" = true ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		sbuild mmdebstrap uidmap autopkgtest dpkg-dev licensecheck >/dev/null
 fi
-user=$("$top/.ci/build-user")
-tarball=$("$top/.ci/chroot-tarball" "$release")
+user=$("$top/.ci/build-user.sh")
+tarball=$("$top/.ci/chroot-tarball.sh" "$release")
 mkdir -p "$2"
 outdir=$(cd "$2" && pwd)
 rm -f "$outdir/${pkg}_"* "$outdir/${pkg}-dbgsym_"*
@@ -60,7 +60,7 @@ as_user() { setpriv --reuid="$user" --regid="$user" --init-groups env HOME="$(ge
 
 t0=$SECONDS
 src=$work/src
-dsc=$("$top/.ci/source-package" "$src" | tee /dev/stderr | tail -n 1)
+dsc=$("$top/.ci/source-package.sh" "$src" | tee /dev/stderr | tail -n 1)
 chown -R "$user:" "$work"
 
 echo "=== sbuild $release (unshare, as $user) from $tarball"
@@ -78,7 +78,7 @@ opts=()
 	--arch="$arch" --no-arch-all --source --force-orig-source --no-run-piuparts \
 	--no-run-autopkgtest --run-lintian \
 	--lintian-opts="--pedantic --display-info --info --display-experimental" \
-	--finished-build-commands="bash %SBUILD_PKGBUILD_DIR/.ci/install-files %SBUILD_BUILD_DIR" \
+	--finished-build-commands="bash %SBUILD_PKGBUILD_DIR/.ci/install-files.sh %SBUILD_BUILD_DIR" \
 	--build-dir="$work/out" "$dsc") >"$work/sbuild.out" 2>&1 || status=$?
 t_build=$((SECONDS - t0))
 log=$(find "$work/out" -maxdepth 1 -type f -name "${pkg}_${debversion}_$arch*.build" | head -n 1)

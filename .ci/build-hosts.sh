@@ -1,5 +1,5 @@
 #!/bin/bash
-# build-hosts: the test suite that `make check` runs (tests/run-tests), and with it a package
+# build-hosts: the test suite that `make check` runs (tests/run-tests.sh), and with it a package
 # build, on the hosts a package meets, each made here in a private mount namespace:
 #
 #   no-sys        an empty /sys, as in a build chroot (sbuild, pbuilder) that mounts none
@@ -12,7 +12,7 @@
 #
 # Each must pass; a case the host cannot run says SKIP and why, in one line, and those lines
 # are shown. Run as root after `make all tests/unit tests/hyperv-scheduler-testfacts`;
-# `.ci/build-hosts NAME...` runs only those hosts.
+# `.ci/build-hosts.sh NAME...` runs only those hosts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lib_name=build-hosts
@@ -27,7 +27,7 @@ done
 # inside SETUP: the suite in a private mount namespace after the shell commands SETUP.
 inside() {
         # shellcheck disable=SC2016 # expanded by the inner shell
-        unshare -m -- bash -c 'set -e; eval "$1"; shift; exec "$@"' bash "$1" tests/run-tests
+        unshare -m -- bash -c 'set -e; eval "$1"; shift; exec "$@"' bash "$1" tests/run-tests.sh
 }
 
 host_no_sys() { inside 'mount -t tmpfs -o mode=0755 no-sys /sys'; }
@@ -43,7 +43,7 @@ host_non_root() {
         chown -R nobody:nogroup "$copy"
         chmod 0755 "$work"
         (cd "$copy" && env -u CI HOME="$copy" TMPDIR="$copy" \
-                setpriv --reuid=nobody --regid=nogroup --clear-groups tests/run-tests)
+                setpriv --reuid=nobody --regid=nogroup --clear-groups tests/run-tests.sh)
 }
 
 host_hyperv_guest() {
@@ -57,7 +57,7 @@ host_hyperv_guest() {
         printf '#!/bin/sh\necho microsoft\n' >"$bin/systemd-detect-virt"
         chmod 0755 "$bin/hyperv-scheduler" "$bin/systemd-detect-virt"
         chmod 0755 "$work"
-        HELPER=$bin/hyperv-scheduler PATH=$bin:$PATH tests/run-tests
+        HELPER=$bin/hyperv-scheduler PATH=$bin:$PATH tests/run-tests.sh
 }
 
 hosts=("$@")

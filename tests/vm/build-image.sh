@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/vm/build-image SUITE ARCH DEBDIR OUTDIR: a bootable guest image of SUITE for ARCH with
-# the package from DEBDIR installed (tests/vm/install-deb), as OUTDIR/SUITE-ARCH.img (ext4, the
+# tests/vm/build-image.sh SUITE ARCH DEBDIR OUTDIR: a bootable guest image of SUITE for ARCH with
+# the package from DEBDIR installed (tests/vm/install-deb.sh), as OUTDIR/SUITE-ARCH.img (ext4, the
 # root file system; no partition table, the kernel is booted directly) and, for each kernel
 # flavour in it, OUTDIR/SUITE-ARCH-FLAVOUR.vmlinuz and .initrd. mmdebstrap builds the base
 # (kept for a week), dpkg -i puts the package in, mke2fs -d makes the image: no loop device is
@@ -62,10 +62,12 @@ unshare -m --propagation private -- bash -euc '
 	mount -t proc proc "$tree/proc"
 	mount --rbind /sys "$tree/sys"
 	mount --rbind /dev "$tree/dev"
-	"$here/install-deb" "$tree" "$debdir"
+	"$here/install-deb.sh" "$tree" "$debdir"
 	mkdir -p "$tree/usr/local/lib/hstest" "$tree/usr/local/share/hstest"
 	cp -r "$here/guest/conf" "$tree/usr/local/share/hstest/"
-	cp "$here/guest/setup" "$here/guest/report" "$here/guest/count-helper" "$tree/usr/local/lib/hstest/"
+	for f in setup report count-helper; do
+		cp "$here/guest/$f.sh" "$tree/usr/local/lib/hstest/$f"
+	done
 	cp "$here"/guest/*.service "$tree/etc/systemd/system/"
 	cp "$here"/guest/*.rules "$tree/etc/udev/rules.d/"
 	chroot "$tree" systemctl enable hstest-setup.service hstest-report.service

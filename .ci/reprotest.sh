@@ -1,12 +1,12 @@
 #!/bin/bash
-# reprotest RELEASE: Debian's reprotest builds the source package (.ci/source-package: `make
+# reprotest RELEASE: Debian's reprotest builds the source package (.ci/source-package.sh: `make
 # dist`'s tarball as the .orig.tar.gz, and debian/) twice in a fresh chroot of RELEASE
-# (default trixie, from .ci/chroot-tarball) and compares the .debs, bit for bit. Between the
+# (default trixie, from .ci/chroot-tarball.sh) and compares the .debs, bit for bit. Between the
 # two builds it varies the build path, the time (faketime, a year and more ahead), the time
 # zone, the umask, the locale, the user and group (a second user through sudo), the order
 # in which directories list their files (disorderfs, FUSE: this machine's /dev/fuse), the
 # environment, $HOME and $PATH. Left out: domain_host, kernel, aslr and num_cpus (not asked
-# for). The builds skip the test suite (nocheck): .ci/sbuild runs it, and nothing it makes
+# for). The builds skip the test suite (nocheck): .ci/sbuild.sh runs it, and nothing it makes
 # goes into a .deb.
 #
 # reprotest runs as root in the chroot with its null backend; every mount lives in a private
@@ -24,7 +24,7 @@ die() {
 	exit 1
 }
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mounts)"
-tarball=$("$top/.ci/chroot-tarball" "$release")
+tarball=$("$top/.ci/chroot-tarball.sh" "$release")
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/reprotest.XXXXXX")
 root=$work/root
@@ -43,7 +43,7 @@ t0=$SECONDS
 mkdir "$root"
 tar -C "$root" -xf "$tarball"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-"$top/.ci/source-package" "$root/build"
+"$top/.ci/source-package.sh" "$root/build"
 dpkg-source -x "$root/build/${pkg}_$debversion.dsc" "$root/build/$pkg-$version" >/dev/null
 
 cat >"$root/build/steps" <<'STEPS'

@@ -37,7 +37,7 @@
 # ping, /sys, systemd-detect-virt, uid_map), and the case checks it is the shape it stands for.
 #
 # The tree is mmdebstrap's, cached as a tarball in CHROOT_CACHE (default
-# /var/cache/hyperv-scheduler-chroot, as .ci/chroot-tarball; empty: none) and built again when
+# /var/cache/hyperv-scheduler-chroot, as .ci/chroot-tarball.sh; empty: none) and built again when
 # a week old. Every mount is in a private mount namespace that ends with its case; the loop's
 # scheduler is put back and the loop detached at exit (tests/lib.sh). Last line:
 # 'package: container-install: …' with the counts and the time.

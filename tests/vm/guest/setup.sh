@@ -1,7 +1,7 @@
 #!/bin/sh
 # hstest.case=NAME on the kernel command line picks conf/NAME as /etc/hyperv-scheduler.conf;
 # a case without a file keeps the package's own. Then the helper is put behind a wrapper that
-# counts the runs udev starts at coldplug (count-helper; tests/vm/guest/report takes it away).
+# counts the runs udev starts at coldplug (count-helper; tests/vm/guest/report.sh takes it away).
 set -eu
 case=$(sed -n 's/.*hstest\.case=\([^ ]*\).*/\1/p' /proc/cmdline)
 if [ -f "/usr/local/share/hstest/conf/$case" ]; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # suite-root RELEASE: the whole suite, `make check`, as root in a minbase chroot of RELEASE
 # that holds the build dependencies (debian/control's Build-Depends, build-essential, mount
-# for losetup: .ci/chroot-tarball RELEASE PACKAGE...), on this kernel. A package build
+# for losetup: .ci/chroot-tarball.sh RELEASE PACKAGE...), on this kernel. A package build
 # (sbuild) runs the suite as a user, where the cases that need root or a private /run and /dev
 # say SKIP; here they run with that release's udev, as in a build as root
 # (dpkg-buildpackage in a chroot), so a new udev in the archive fails CI, not a user.
@@ -9,7 +9,7 @@
 # /tmp are mounts of its own, gone when it ends; nothing is installed on this machine, and the
 # tests' loop devices are detached by the tests. Needs root. Prints make check's output and
 # how long the run took.
-#   .ci/suite-root sid
+#   .ci/suite-root.sh sid
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,7 +23,7 @@ mapfile -t deps < <(sed -n '/^Build-Depends:/,/^[A-Z][a-zA-Z-]*:/p' debian/contr
 	sed -e '1s/^Build-Depends://' -e '/^[A-Z][a-zA-Z-]*:/d' | tr ',' '\n' |
 	sed -e 's/.*|//' -e 's/([^)]*)//g' -e 's/<[^>]*>//g' -e 's/[[:space:]]//g' |
 	grep -v -e '^$' -e '^debhelper-compat$')
-tarball=$(bash .ci/chroot-tarball "$release" build-essential mount util-linux "${deps[@]}")
+tarball=$(bash .ci/chroot-tarball.sh "$release" build-essential mount util-linux "${deps[@]}")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/suite-root.XXXXXX")
 trap 'rm -rf "$work"' EXIT

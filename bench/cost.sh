@@ -364,7 +364,7 @@ none_ir=${ir[helper, already none]} none_wall=${wl[helper, already none]}
 		"$(awk -v n=$azure_disks -v w="$sh_none_wall" 'BEGIN { printf "%.1f", n * w }')"
 } | table "A whole boot of a typical Azure VM ($azure_disks disks: OS, temporary, 4 data, DVD): helper runs × the cost of one"
 say "Runs × the per-path figures above. The runs are what the rule gives on the fake tree \
-and a private udevd (tests/integration/rule.sh, bench/storm --azure-boot); the wall times are \
+and a private udevd (tests/integration/rule.sh, bench/storm.sh --azure-boot); the wall times are \
 sums of process times, not the boot's critical path: udevd runs events in parallel. On 1 \
 vCPU nearly all of it is the kernel's switch of each disk from mq-deadline, which a disk that \
 needs none must pay whoever writes it; the helper's own part is the instructions."

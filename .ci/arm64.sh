@@ -3,7 +3,7 @@
 # tests and the helper under qemu-user. Run as root on Debian 12 x86-64, from .ci/run or by hand.
 # Builds in a copy of the tree, so the native objects stay as they were.
 #
-# .ci/arm64 DEBDIR also builds the arm64 .deb there (dpkg-buildpackage -a arm64, nocheck: the
+# .ci/arm64.sh DEBDIR also builds the arm64 .deb there (dpkg-buildpackage -a arm64, nocheck: the
 # unit tests run here under qemu-user), for make check-vm's arm64 guest, a Debian 12 image:
 # this machine is Debian 12, its arm64 libraries those of the image.
 #

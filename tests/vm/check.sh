@@ -1,6 +1,6 @@
 #!/bin/bash
-# tests/vm/check WORK: judges the guests' reports (WORK/NAME.report, written by
-# tests/vm/guest/report) of the boots WORK/queue lists (tests/vm/cases) against cases 1-9 of the VM tests, one PASS or FAIL line each, then
+# tests/vm/check.sh WORK: judges the guests' reports (WORK/NAME.report, written by
+# tests/vm/guest/report.sh) of the boots WORK/queue lists (tests/vm/cases.sh) against cases 1-9 of the VM tests, one PASS or FAIL line each, then
 # prints the schedulers each kernel gave and what the package changed, as a Markdown table.
 # Each boot carries its own reference: the list the kernel had set on each disk when its add
 # event began. Exits non-zero when a case failed.
@@ -49,7 +49,7 @@ lines_for() {
 disks_of() {
 	field "$1" "$2" disk | cut -d' ' -f1
 }
-# runs BOOT: how many times udev started the helper at coldplug (tests/vm/guest/count-helper).
+# runs BOOT: how many times udev started the helper at coldplug (tests/vm/guest/count-helper.sh).
 runs() {
 	field "$1" coldplug helper | sed -n 's/^runs=\([0-9?]*\) .*/\1/p'
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The boots of make check-vm, one a line: NAME SUITE ARCH KERNEL-FLAVOUR CASE. Each case is
-# the hstest.case= of the boot (tests/vm/guest/report says what the guest does for it):
+# the hstest.case= of the boot (tests/vm/guest/report.sh says what the guest does for it):
 #   defaults  case 1, then case 8 (the package's life) in the running guest
 #   smbios    case 2, SMBIOS says Microsoft, no TCG CPUID signature; then case 7 (broken
 #             configuration files: binary at coldplug, then a bad line, then a huge file)

@@ -2,11 +2,11 @@
 # udevd-releases RELEASE...: tests/integration/order.sh (which rule wins, under a running
 # systemd-udevd) and tests/integration/rule.sh (udevadm test, read by tests/lib.sh's one
 # reader of its output) with the udev of each RELEASE: a minbase chroot of it
-# (.ci/chroot-tarball RELEASE udev systemd), its systemd-udevd and udevadm run chrooted on this
+# (.ci/chroot-tarball.sh RELEASE udev systemd), its systemd-udevd and udevadm run chrooted on this
 # kernel, on loop devices. "host" stands for this machine's own udev. Ends with a table: what
 # each release's udevd did in each case. Needs root, loop devices and the network to Debian's
 # archive (once a day, for each release's tarball).
-#   .ci/udevd-releases host trixie sid
+#   .ci/udevd-releases.sh host trixie sid
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +25,7 @@ status=0 columns=()
 for release; do
 	root=
 	if [ "$release" != host ]; then
-		tarball=$(bash .ci/chroot-tarball "$release" udev systemd)
+		tarball=$(bash .ci/chroot-tarball.sh "$release" udev systemd)
 		root=$work/$release
 		mkdir "$root"
 		tar -C "$root" --numeric-owner -xf "$tarball"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/vm/boot WORK IMAGES NAME SUITE ARCH FLAVOUR CASE SECONDS: one first boot of the pristine
+# tests/vm/boot.sh WORK IMAGES NAME SUITE ARCH FLAVOUR CASE SECONDS: one first boot of the pristine
 # image IMAGES/SUITE-ARCH.img (through a throw-away qcow2 overlay) with its FLAVOUR kernel,
 # under TCG, with the disks every case looks at: the root disk vda, vdb (virtio, one queue)
 # and, on a PC, an IDE disk and an IDE CD-ROM. CASE picks the machine QEMU shows and, on the

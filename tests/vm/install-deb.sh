@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/vm/install-deb TREE DEBDIR: mmdebstrap's customize hook that installs the package into
+# tests/vm/install-deb.sh TREE DEBDIR: mmdebstrap's customize hook that installs the package into
 # the image tree TREE with dpkg -i, as an image build does. Waits for DEBDIR/.lock first (held
 # while the package is still being built, so the image and the package build at once), then
 # takes DEBDIR's hyperv-scheduler_*.deb. Case 8 also needs a newer build to upgrade to: the

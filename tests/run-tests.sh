@@ -1,6 +1,6 @@
 #!/bin/bash
 # The whole test suite: the Check unit tests, then every integration script, or only the
-# scripts named (tests/run-tests tests/integration/cli.sh ...). Prints one total line at the
+# scripts named (tests/run-tests.sh tests/integration/cli.sh ...). Prints one total line at the
 # end; exits non-zero when anything failed. MEMCHECK=1 runs it all under valgrind.
 set -u
 cd "$(dirname "$0")/.." || exit

@@ -1,9 +1,9 @@
 #!/bin/bash
 # readme-fresh RELEASE...: the README's commands, exactly as the README writes them, as root on
 # a fresh minimal Debian system of each RELEASE (bookworm, trixie): a minbase chroot
-# (.ci/chroot-tarball) with this machine's /sys, /proc and /dev bound in, and the files git
+# (.ci/chroot-tarball.sh) with this machine's /sys, /proc and /dev bound in, and the files git
 # tracks in /root/hyperv-scheduler, as a clone has them. Each command is the first indented line
-# after the README's marker `<!-- .ci/readme-fresh NAME: ... -->`; a marker missing, twice, or
+# after the README's marker `<!-- .ci/readme-fresh.sh NAME: ... -->`; a marker missing, twice, or
 # not followed by an indented line fails the run. In order:
 #   install      build the helper and its dry run, from the checkout
 #   check        the test suite
@@ -32,7 +32,7 @@ die() {
 
 # readme_command NAME: the indented line after the marker NAME.
 readme_command() {
-	awk -v m="<!-- .ci/readme-fresh $1:" '
+	awk -v m="<!-- .ci/readme-fresh.sh $1:" '
 		index($0, m) == 1 { found++; want = 1; next }
 		want && /^$/ { next }
 		want { if (/^    [^ ]/) { sub(/^    /, ""); cmd = $0 } ; want = 0 }
@@ -89,7 +89,7 @@ STEPS
 summary=() status=0
 for release in "$@"; do
 	t0=$SECONDS
-	tarball=$("$top/.ci/chroot-tarball" "$release")
+	tarball=$("$top/.ci/chroot-tarball.sh" "$release")
 	root=$work/$release
 	mkdir "$root"
 	tar -C "$root" -xf "$tarball"

@@ -2,7 +2,7 @@
 # make check-vm: the package in real Debian guests under QEMU, each boot the first boot of a
 # pristine image. Builds (or takes from VM_DEBS=DIR, as DIR/bookworm, DIR/trixie, DIR/arm64; an
 # arm64 one missing from DIR is cross-built) each release's own .deb, builds one image per release and architecture with mmdebstrap,
-# boots every case (tests/vm/cases) two at a time under TCG, and checks each guest's report.
+# boots every case (tests/vm/cases.sh) two at a time under TCG, and checks each guest's report.
 # Prints one line per case, "vm: N passed, N failed" and what each kernel gives the disks.
 # Root only. Touches no disk, rule or udev of this machine: everything lives in one temporary
 # directory, removed at the end, whatever happened. binfmt_misc (for the arm64 image) is
@@ -83,8 +83,8 @@ locked() {
 	exec {fd}>&-
 }
 
-# VM_ONLY=REGEX: only the boots whose line matches (tests/vm/cases), e.g. VM_ONLY=bookworm-cloud.
-"$here/cases" | grep -E -- "${VM_ONLY:-.}" >"$work/queue" || die "VM_ONLY='${VM_ONLY:-}' matches no boot"
+# VM_ONLY=REGEX: only the boots whose line matches (tests/vm/cases.sh), e.g. VM_ONLY=bookworm-cloud.
+"$here/cases.sh" | grep -E -- "${VM_ONLY:-.}" >"$work/queue" || die "VM_ONLY='${VM_ONLY:-}' matches no boot"
 
 # mmdebstrap runs the arm64 tree's programs through qemu-user, and so does the arm64 build's
 # chroot where a build dependency of the host architecture has maintainer scripts.
@@ -100,9 +100,9 @@ if grep -q ' arm64 ' "$work/queue" || [ -z "${VM_DEBS:-}" ]; then
 fi
 
 # The package as built for each release: given in VM_DEBS (CI passes sbuild's, built with
-# the tests and lintian), else built by tests/vm/build-debs; the arm64 one cross-built. They
+# the tests and lintian), else built by tests/vm/build-debs.sh; the arm64 one cross-built. They
 # build while the images do: each image's customize hook waits for its release's package
-# (tests/vm/install-deb).
+# (tests/vm/install-deb.sh).
 debs=$work/debs
 start=$SECONDS
 built() {
@@ -119,12 +119,12 @@ if [ -n "${VM_DEBS:-}" ]; then
 	# Those builds are native; the arm64 one is cross-built here if not given.
 	if ! ls "$debs/arm64"/hyperv-scheduler_*.deb >/dev/null 2>&1; then
 		mkdir -p "$debs/arm64"
-		name=arm64 locked "$debs/arm64/.lock" built env VM_DEB_BUILDS=arm64 "$here/build-debs" "$debs"
+		name=arm64 locked "$debs/arm64/.lock" built env VM_DEB_BUILDS=arm64 "$here/build-debs.sh" "$debs"
 	fi
 else
 	mkdir -p "$debs/bookworm" "$debs/trixie" "$debs/arm64"
 	for name in bookworm trixie arm64; do
-		locked "$debs/$name/.lock" built env VM_DEB_BUILDS=$name "$here/build-debs" "$debs"
+		locked "$debs/$name/.lock" built env VM_DEB_BUILDS=$name "$here/build-debs.sh" "$debs"
 	done
 fi
 
@@ -132,7 +132,7 @@ fi
 img=$work/img
 mkdir -p "$img"
 image() {
-	if "$here/build-image" "$1" "$2" "$3" "$img" >"$img/$1-$2.log" 2>&1; then
+	if "$here/build-image.sh" "$1" "$2" "$3" "$img" >"$img/$1-$2.log" 2>&1; then
 		touch "$img/$1-$2.ok"
 	else
 		tail -n 30 "$img/$1-$2.log" >&2
@@ -145,7 +145,7 @@ for i in "bookworm amd64 bookworm" "trixie amd64 trixie" "bookworm arm64 arm64";
 	fi
 done
 
-# The boots, in the order of tests/vm/cases; each lane takes the next one, waits for its image
+# The boots, in the order of tests/vm/cases.sh; each lane takes the next one, waits for its image
 # and boots it.
 echo 0 >"$work/next"
 next() {
@@ -164,7 +164,7 @@ lane() {
 		fi
 		seconds=$boot_seconds
 		[ "$arch" = amd64 ] || seconds=$arm64_seconds
-		VM_EFI=$efi "$here/boot" "$work" "$img" "$name" "$suite" "$arch" "$flavour" "$case" \
+		VM_EFI=$efi "$here/boot.sh" "$work" "$img" "$name" "$suite" "$arch" "$flavour" "$case" \
 			"$seconds" || true
 	done
 }
@@ -174,4 +174,4 @@ done
 wait
 echo "check-vm: packages, images and boots took $((SECONDS - start)) s"
 
-"$here/check" "$work"
+"$here/check.sh" "$work"

@@ -1,11 +1,11 @@
 #!/bin/bash
-# tests/vm/build-debs OUTDIR: the package as built for each release the guests run, in
+# tests/vm/build-debs.sh OUTDIR: the package as built for each release the guests run, in
 # OUTDIR/bookworm, OUTDIR/trixie (amd64) and OUTDIR/arm64 (bookworm, cross-built); or those
 # VM_DEB_BUILDS names, sid (amd64) among them.
 # Each build runs in a throw-away mmdebstrap chroot of its release made from the Debian archive,
 # with only that release's build dependencies, so no .deb is built against this machine's
 # libraries. Tests are left to the native builds of the clean-chroot CI step: here
-# DEB_BUILD_OPTIONS=nocheck (the arm64 cross build could not run them anyway; .ci/arm64 runs the
+# DEB_BUILD_OPTIONS=nocheck (the arm64 cross build could not run them anyway; .ci/arm64.sh runs the
 # arm64 unit tests under qemu-user).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)

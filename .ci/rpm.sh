@@ -6,7 +6,7 @@
 # runs rpmlint on the spec, the source and the binary RPM. rpmlint must report 0 errors, but
 # for the ones that exist only because this is Debian, each filtered with its reason in
 # packaging/rpm/rpmlint.toml. The RPM is not installed: there is no RPM distro here.
-# With an OUTDIR argument the binary RPM is left there (for .ci/container-install).
+# With an OUTDIR argument the binary RPM is left there (for .ci/container-install.sh).
 # RPM_NOCHECK=1 builds with --nocheck (.ci/run: %check is `make check` as root on this same
 # machine, which its fast tier has just run); the spec's %check must still be there.
 set -euo pipefail

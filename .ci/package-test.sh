@@ -78,7 +78,7 @@ copy_tree() {
 		tar -C "$top" --null -T - -cf - | tar -C "$1" -xf -
 }
 # The source package, 3.0 (quilt) with make dist's tarball as its .orig.tar.gz, unpacked.
-"$top/.ci/source-package" "$work"
+"$top/.ci/source-package.sh" "$work"
 dpkg-source -x "$work/${pkg}_$debversion.dsc" "$work/src" >/dev/null
 if [ "${CI:-}" = true ]; then
 	apt-get build-dep -y -q "$work/src"
@@ -157,7 +157,7 @@ section "postinst changes no disk in a chroot"
 # runs apart. Where the tree's PID 1 is stood in for by a process chrooted in it, bound over
 # the tree's /proc/1, nothing says chroot and the package takes the tree for a running system:
 # the disk must change (so the test can fail); in a plain chroot it must not.
-# .ci/container-install proves the containers.
+# .ci/container-install.sh proves the containers.
 truncate -s 16M "$work/disk.img"
 loop=$(losetup -f --show "$work/disk.img")
 loop=${loop#/dev/}
@@ -314,7 +314,7 @@ fi
 section "what the installed udev rule runs"
 # udevadm test (tests/lib.sh, udev_test: a private /dev and /run, no local rules, on a fake
 # Azure /sys) with the installed rules (RULE empty): the rule read must be the installed one.
-"$top/tests/fixtures/mktree" azure "$work/tree" >/dev/null
+"$top/tests/fixtures/mktree.sh" azure "$work/tree" >/dev/null
 udev_runs() {
 	RULE='' udev_test "$work/tree" add "$1" >"$work/udev.out" ||
 		die "udevadm test $1 failed: $(tail -n 3 "$work/udev.out")"

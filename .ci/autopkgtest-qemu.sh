@@ -11,7 +11,7 @@
 #   DEBDIR   a directory with the package as built for RELEASE: hyperv-scheduler_*.deb
 #            (the dbgsym package is left out) and, where it has one, the .dsc the tests are
 #            taken from (else from this tree). Without DEBDIR the package is built first, in
-#            a clean RELEASE chroot (tests/vm/build-debs).
+#            a clean RELEASE chroot (tests/vm/build-debs.sh).
 #
 # The image: mmdebstrap's minbase of RELEASE with the generic kernel (the cloud kernel has no
 # 9p, which autopkgtest-virt-qemu shares its files through), made ready for
@@ -117,7 +117,7 @@ if [ "$image_only" = yes ]; then
 	:
 elif [ -z "$debdir" ]; then
 	echo "=== autopkgtest-qemu: building the package in a clean $suite chroot"
-	VM_DEB_BUILDS=$suite VM_MIRROR=$MIRROR "$top/tests/vm/build-debs" "$work/debs" ||
+	VM_DEB_BUILDS=$suite VM_MIRROR=$MIRROR "$top/tests/vm/build-debs.sh" "$work/debs" ||
 		die "cannot build the package for $suite"
 	debdir=$work/debs/$suite
 fi
@@ -256,7 +256,7 @@ echo "=== autopkgtest-qemu: autopkgtest-virt-qemu with $roomed fixed timeouts te
 # test's: run_test tries it once more, and the output says so; a second one stands.
 # A boot takes 25-60 s under TCG on an idle machine, minutes on a loaded one: up to 15 minutes
 # to the login prompt before autopkgtest gives up. The guest console goes to the log.
-mapfile -t names < <(sed -n 's/^Tests: *//p' "$top/debian/tests/control" | tr -s ' ' '\n')
+mapfile -t names < <(sed -n 's/^Features: *test-name=//p' "$top/debian/tests/control")
 lanes=${AUTOPKGTEST_QEMU_LANES:-$(nproc)}
 # run_test NAME: autopkgtest of test NAME in its own guest; its exit status.
 run_test() {

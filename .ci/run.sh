@@ -1,0 +1,318 @@
+#!/bin/bash
+# CI: on a clean clone of main, as root, on Debian 12 with 2 CPUs (CI=true). Three tiers, each
+# begun only when every step of the one before has passed:
+#
+#   fast      shellcheck; gcc and clang with warnings as errors; the unit and integration
+#             tests as root, built with ASan and UBSan; the documents' samples made again.
+#             A broken tree stops here, in about 3 minutes.
+#   packages  the suite once more in each environment that tells something `make check` does
+#             not (the reasons are below, step by step), the fuzzers, arm64 under qemu-user;
+#             the packages: sbuild for Debian 12, 13 and unstable, reprotest, the .deb on this
+#             machine, the RPM, the release tarball, the README's commands on fresh Debian 12
+#             and 13, the package scripts in chroots and containers; which rule wins under
+#             the running udevd of Debian 13 and unstable, the suite as root on unstable;
+#             the kept mutants of src/ and the coverage floor.
+#   guests    the packages booted under QEMU: make check-vm, and the autopkgtests in a
+#             Debian 13 guest.
+#
+# In a tier, steps that do not wait on each other run at once: most of a package step's time is
+# apt, dpkg and the archive, not the CPUs. Each such step writes to its own log, printed whole
+# when it ends. The summary at the end gives each step's figures, when it started (seconds
+# from the start of the run) and how long it took.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+
+t_run=$(date +%s)
+logs=$(mktemp -d "${TMPDIR:-/var/tmp}/ci-run.XXXXXX")
+# Readable by all: memcheck runs the helper as nobody from the copy of the tree in here.
+chmod 0755 "$logs"
+# What one step hands to the next: the .debs (out/bookworm, out/trixie, out/sid), the RPM
+# (out/rpm), the arm64 .deb cross-built by the arm64 step (out/arm64).
+out=$logs/out
+mkdir "$out"
+summary=() failed=()
+declare -A pid_of=()
+
+section() { printf '\n=== %s\n' "$*"; }
+
+# Each step in a process group of its own (set -m): a run that stops early ends the steps still
+# going, each by its own process group, and nothing else.
+set -m
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	local name
+	for name in "${!pid_of[@]}"; do
+		[ -e "$logs/$name.status" ] || kill -- "-${pid_of[$name]}" 2>/dev/null || true
+	done
+	wait || true
+	rm -rf "$logs"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The lines of a step's log that count what it checked, on one line.
+figures() {
+	grep -E '%: Checks:|^integration:|events settled|^fuzz:|^arm64: unit|^package:|^shellcheck:|^build host|^readme-fresh [a-z]+:|^reprotest [a-z]+:|^dpkg-source|^autopkgtest-qemu [a-z]+:|^distcheck:|^memcheck:|^mutants:|^coverage: line|^docs-check|^vm: |^check-vm: ' \
+		"$1" | tr '\n' ' ' || true
+}
+
+# start NAME COMMAND...: COMMAND in the background, its output into NAME's log. Until it ends
+# it holds NAME.lock, on which `after` waits; then NAME.status holds its exit status and the
+# times it began and ended.
+start() {
+	local name=$1 fd
+	shift
+	exec {fd}>"$logs/$name.lock"
+	flock "$fd"
+	(
+		t0=$(date +%s)
+		trap 'echo "$? $t0 $(date +%s)" >"$logs/$name.status"' EXIT
+		"$@" {fd}>&-
+	) >"$logs/$name.log" 2>&1 </dev/null &
+	pid_of[$name]=$!
+	exec {fd}>&-
+}
+
+# after NAME...: in a step, waits for the steps named to end, and fails when one did not pass.
+# The step's own time starts when they have ended.
+after() {
+	local name rc
+	for name; do
+		flock -s "$logs/$name.lock" true
+		read -r rc _ <"$logs/$name.status"
+		[ "$rc" = 0 ] || { echo "not run: $name did not pass"; return 1; }
+	done
+	t0=$(date +%s)
+}
+
+# report NAME: NAME's line in the summary, from its status and log.
+report() {
+	local name=$1 rc t0 t1 result
+	read -r rc t0 t1 <"$logs/$name.status"
+	result="passed in $((t1 - t0)) s"
+	if [ "$rc" != 0 ]; then
+		result="FAILED (exit status $rc) after $((t1 - t0)) s"
+		failed+=("$name")
+	fi
+	summary+=("$name: $result, from +$((t0 - t_run)) s: $(figures "$logs/$name.log")")
+	echo "--- $name: $result"
+}
+
+# finish NAME...: waits for each step named, in turn, and prints its log whole.
+finish() {
+	local name
+	for name; do
+		wait "${pid_of[$name]}" || true
+		section "$name"
+		cat "$logs/$name.log"
+		report "$name"
+	done
+}
+
+# step NAME COMMAND...: COMMAND in the foreground, its output shown as it comes; in this
+# script's process group, where a signal to the run reaches it.
+step() {
+	local name=$1 t0 rc=0
+	shift
+	section "$name"
+	t0=$(date +%s)
+	set +m
+	"$@" 2>&1 | tee "$logs/$name.log" || rc=$?
+	set -m
+	echo "$rc $t0 $(date +%s)" >"$logs/$name.status"
+	report "$name"
+}
+
+# gate TIER: ends the run here, with the summary, when a step of TIER failed.
+gate() {
+	echo "ci: $1 took $(($(date +%s) - t_tier)) s; the run so far $(($(date +%s) - t_run)) s"
+	[ ${#failed[@]} != 0 ] || return 0
+	section "summary"
+	printf '%s\n' "${summary[@]}"
+	echo "ci: FAILED in $1: ${failed[*]}" >&2
+	exit 1
+}
+
+# ---------------------------------------------------------------------------------------
+section "tier 1, fast: shellcheck, gcc and clang with warnings as errors, make check as root"
+t_tier=$(date +%s)
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+	build-essential pkg-config libudev-dev check scdoc udev clang libclang-rt-14-dev \
+	python3 util-linux valgrind gdb shellcheck
+# clang builds in a copy of the tree, where memcheck (below) builds again with gcc, plain, for
+# valgrind; gcc's build with the sanitizers stays in the tree, for the suite here and on the
+# build hosts.
+plain=$logs/plain
+mkdir "$plain"
+make clean >/dev/null
+tar --exclude=./.git -cf - . | tar -C "$plain" -xf -
+start shellcheck make shellcheck
+start build-clang make -C "$plain" CC=clang WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
+step build-gcc make CC=gcc SANITIZE=1 WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
+# The suite, ASan and UBSan watching: memory errors and undefined behaviour on every path it
+# takes, the real kernel's loop devices and udevd included; any report aborts the helper and
+# fails its test. The README's plain `make check` runs in .ci/readme-fresh.sh on fresh Debian 12
+# and 13.
+step make-check make check SANITIZE=1
+# Every sample of output in the README and the man pages, made again by a run (root: three
+# loop devices stand in for the disks a sample changes).
+step docs-check make docs-check
+finish shellcheck build-clang
+gate "the fast tier"
+
+# ---------------------------------------------------------------------------------------
+section "tier 2, packages: the suite in other environments, fuzzing, arm64, the packages"
+t_tier=$(date +%s)
+# Every package a step of this tier or the next installs for itself with CI=true, installed
+# here once. Those steps then run with CI unset, so that no two apt-get run at once; only the
+# steps that use this machine's apt and dpkg keep it, one after another (arm64, package-test).
+apt-get install -y -q --no-install-recommends \
+	sbuild mmdebstrap uidmap autopkgtest dpkg-dev licensecheck lintian jq mount \
+	rpm rpm2cpio cpio rpmlint pkgconf systemd-container e2fsprogs gcovr \
+	qemu-system-x86 qemu-system-arm qemu-efi-aarch64 qemu-utils qemu-user-static arch-test \
+	>/dev/null
+bash .ci/build-user.sh >/dev/null
+nonci=(env -u CI)
+# The Debian archive this machine's apt uses, for every step that makes a chroot or an image:
+# asked once, here, because the arm64 step adds an architecture to this apt while the others
+# run, and an apt-get asked meanwhile fails ("package cache was built for different
+# architectures").
+# shellcheck disable=SC2016 # apt's format, not the shell's
+MIRROR=$(apt-get indextargets --format '$(REPO_URI)' | grep -m1 '/debian/$')
+export MIRROR
+
+# The minbase tarballs of .ci/chroot-tarball.sh, made once a day, the three at once.
+tarballs() {
+	local r pids=()
+	for r in bookworm trixie sid; do
+		"${nonci[@]}" bash .ci/chroot-tarball.sh "$r" &
+		pids+=($!)
+	done
+	for r in "${pids[@]}"; do wait "$r"; done
+}
+start tarballs tarballs
+
+# The suite, once in each environment that tells something new:
+#   - the fast tier's: gcc with ASan and UBSan, root, this machine. Not again with clang's
+#     sanitizers: clang builds in the fast tier, and the fuzzers run clang's ASan and UBSan
+#     over every parser.
+#   - valgrind's memcheck (the memcheck step), on gcc's plain build: what ASan does not
+#     see, reads of memory never written; the unit tests and the scripts that run the helper
+#     on many paths, all but rule.sh (udevadm test, which runs no helper) and udevd.sh (the
+#     --udev path of fixtures.sh and robust.sh a few hundred times over, in its storms:
+#     minutes under valgrind for no path of the helper's that the others miss).
+#   - .ci/build-hosts.sh: no /sys, a read-only /sys, no /proc/cmdline, nobody, a Hyper-V guest;
+#     with the sanitizers' build, so that the error paths these hosts take are watched too.
+#   - .ci/readme-fresh.sh: the README's own commands as root on fresh Debian 12 and 13: its list
+#     of packages is enough, and the only run as root on Debian 13's udev and kernel tools.
+#   - .ci/sbuild.sh: each release's compiler, libudev and lintian, as a user in a build chroot
+#     (fake trees under umockdev), from make dist's tarball.
+# Left out, each a repeat of one above: the .deb's build in .ci/package-test.sh (nocheck: the
+# same Debian 12 build as sbuild's), make distcheck's suite (DISTCHECK_CHECK=: sbuild runs it
+# from the same tarball), the RPM's %check (RPM_NOCHECK=1: make check as root on this
+# machine, as the fast tier ran it). The package build of .ci/readme-fresh.sh runs the suite
+# again, a minute after its check step: the README's line is run as written.
+#
+# And the package's autopkgtests (debian/tests) on each kind of testbed: Debian 12's on this
+# machine (package-test, the null runner), Debian 13's in an unshare chroot (sbuild:
+# loop-scheduler skips there without a machine) and in a booted guest (tier 3), where
+# loop-scheduler gets a whole machine and must run.
+memcheck() {
+	local t scripts=()
+	cd "$plain"
+	make clean >/dev/null
+	make -s -j"$(nproc)" CC=gcc WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
+	for t in tests/integration/*.sh; do
+		case ${t##*/} in rule.sh | udevd.sh) ;; *) scripts+=("$t") ;; esac
+	done
+	MEMCHECK=1 tests/run-tests.sh "${scripts[@]}"
+	echo "memcheck: 0 reports (any report is exit status 99 and fails its test)"
+}
+start memcheck memcheck
+start build-hosts bash .ci/build-hosts.sh
+# 15 s a target: each takes a CPU for that long, however busy the machine, and the CPUs are
+# the run's limit; `make fuzz` alone runs 60 s. Each starts from its seeds and saved crashes.
+start fuzz make fuzz FUZZ_SECONDS=15
+
+# This machine's apt and dpkg, one step after the other: the arm64 toolchain, then the .deb
+# built, installed and purged here.
+start arm64 bash .ci/arm64.sh "$out/arm64"
+package_test() {
+	after arm64
+	DEB_BUILD_OPTIONS=nocheck bash .ci/package-test.sh
+}
+start package-test package_test
+
+# The package as Debian's build daemons build it, for each release (.ci/sbuild.sh). The .debs stay
+# in $out/RELEASE for the guests.
+sbuild_release() {
+	local autopkgtest=no
+	[ "$1" != trixie ] || autopkgtest=yes
+	after tarballs
+	"${nonci[@]}" AUTOPKGTEST=$autopkgtest bash .ci/sbuild.sh "$1" "$out/$1"
+}
+for release in bookworm trixie sid; do
+	start "sbuild-$release" sbuild_release "$release"
+done
+readme_fresh() {
+	after tarballs
+	"${nonci[@]}" bash .ci/readme-fresh.sh "$1"
+}
+for release in bookworm trixie; do
+	start "readme-fresh-$release" readme_fresh "$release"
+done
+reprotest_trixie() {
+	after tarballs
+	"${nonci[@]}" bash .ci/reprotest.sh trixie
+}
+start reprotest reprotest_trixie
+start rpm "${nonci[@]}" RPM_NOCHECK=1 bash .ci/rpm.sh "$out/rpm"
+start distcheck make distcheck DISTCHECK_CHECK=
+# The postinst and the RPM's %post of those packages in containers: no disk of this machine.
+container_install() {
+	after sbuild-bookworm rpm
+	"${nonci[@]}" bash .ci/container-install.sh "$(find "$out/bookworm" -name 'hyperv-scheduler_*.deb')" \
+		"$(find "$out/rpm" -name 'hyperv-scheduler-[0-9]*.rpm')"
+}
+start container-install container_install
+# Which rule wins under a running systemd-udevd of Debian 13 and of unstable, each from a
+# minbase chroot of its release, on loop devices (Debian 12's: order.sh in the fast tier).
+start udevd-releases "${nonci[@]}" bash .ci/udevd-releases.sh trixie sid
+# The suite as root on unstable: a package build as a user (sbuild) skips what needs root or a
+# private /run, so only this run sees a new udev in the archive break a case.
+start suite-root-sid "${nonci[@]}" bash .ci/suite-root.sh sid
+# Each kept mutant of src/ must be killed by its guarding tests; coverage of src/ by the whole
+# suite must not fall below its floor. Both in copies of the tree.
+start mutants make mutants
+start coverage make coverage
+# The Debian 13 guest's image for the autopkgtests (cached for a week), while the CPUs are busy
+# here.
+start guest-image "${nonci[@]}" bash .ci/autopkgtest-qemu.sh --release trixie --image-only
+
+finish memcheck build-hosts fuzz arm64 package-test tarballs \
+	sbuild-bookworm sbuild-trixie sbuild-sid readme-fresh-bookworm readme-fresh-trixie \
+	reprotest rpm distcheck container-install guest-image udevd-releases suite-root-sid \
+	mutants coverage
+gate "the package tier"
+
+# ---------------------------------------------------------------------------------------
+section "tier 3, guests: the packages booted under QEMU"
+t_tier=$(date +%s)
+# Each guest takes a CPU under TCG. make check-vm boots the package in Debian 12 and 13
+# images (and arm64), two guests at a time; the images are the cached bases (a week) with the
+# .debs of the package tier put in. Beside it, one Debian 13 guest at a time runs the
+# autopkgtests of Debian 13's .deb. make check-vm runs at a lower priority, with room: three
+# guests share the two CPUs, and a boot that takes 2 minutes alone took over 4 (its default
+# VM_BOOT_SECONDS) beside the others; 10 minutes here, 25 for arm64's. autopkgtest-virt-qemu's
+# fixed setup timeouts get their room in .ci/autopkgtest-qemu.
+start autopkgtest-qemu "${nonci[@]}" AUTOPKGTEST_QEMU_LANES=1 \
+	bash .ci/autopkgtest-qemu.sh --release trixie "$out/trixie"
+start check-vm nice -n 5 make check-vm VM_DEBS="$out" VM_BOOT_SECONDS=600 VM_ARM64_SECONDS=1500
+finish check-vm autopkgtest-qemu
+gate "the guest tier"
+
+section "summary"
+printf '%s\n' "${summary[@]}"
+echo "ci: passed in $(($(date +%s) - t_run)) s"
