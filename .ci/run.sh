@@ -1,6 +1,7 @@
 #!/bin/bash
-# CI: on a clean clone of main, as root, on Debian 12 with 2 CPUs (CI=true). Three tiers, each
-# begun only when every step of the one before has passed:
+# CI: on a clean clone of main, as root, on Debian 12 with 2 CPUs (CI=true). Two tiers, the
+# second begun only when every step of the first has passed; in the second, the guests begin
+# when the packages they boot are built:
 #
 #   fast      shellcheck; gcc and clang with warnings as errors; the unit and integration
 #             tests as root, built with ASan and UBSan; the documents' samples made again.
@@ -12,13 +13,13 @@
 #             and 13, the package scripts in chroots and containers; which rule wins under
 #             the running udevd of Debian 13 and unstable, the suite as root on unstable;
 #             the kept mutants of src/ and the coverage floor.
-#   guests    the packages booted under QEMU: make check-vm, and the autopkgtests in a
-#             Debian 13 guest.
+#   guests    the packages booted under QEMU, each step once sbuild has built its .debs:
+#             make check-vm; the autopkgtests of Debian 13's .deb in a Debian 13 guest.
 #
-# In a tier, steps that do not wait on each other run at once: most of a package step's time is
-# apt, dpkg and the archive, not the CPUs. Each such step writes to its own log, printed whole
-# when it ends. The summary at the end gives each step's figures, when it started (seconds
-# from the start of the run) and how long it took.
+# In a tier, steps that do not wait on each other run at once. Each such step writes to its own
+# log, printed whole when it ends. The summary at the end gives each step's figures, when it
+# started (seconds from the start of the run), how long it took and the CPU time of what it
+# ran; each tier's line says how busy the two CPUs were.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
@@ -67,7 +68,7 @@ start() {
 	flock "$fd"
 	(
 		t0=$(date +%s)
-		trap 'echo "$? $t0 $(date +%s)" >"$logs/$name.status"' EXIT
+		trap 'times >"$logs/$name.times"; echo "$? $t0 $(date +%s)" >"$logs/$name.status"' EXIT
 		"$@" {fd}>&-
 	) >"$logs/$name.log" 2>&1 </dev/null &
 	pid_of[$name]=$!
@@ -86,7 +87,15 @@ after() {
 	t0=$(date +%s)
 }
 
-# report NAME: NAME's line in the summary, from its status and log.
+# cpu_seconds TIMES-FILE: the CPU seconds (user and system) of the processes a step waited
+# for, from the second line of bash's `times` (the shell's children); "?" without the file.
+# A process nobody waited for (a daemon) is not in it.
+cpu_seconds() {
+	[ -s "$1" ] || { echo '?'; return; }
+	sed -n 2p "$1" | sed 's/m/ /g; s/s//g' | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }'
+}
+
+# report NAME: NAME's line in the summary, from its status, CPU time and log.
 report() {
 	local name=$1 rc t0 t1 result
 	read -r rc t0 t1 <"$logs/$name.status"
@@ -95,6 +104,7 @@ report() {
 		result="FAILED (exit status $rc) after $((t1 - t0)) s"
 		failed+=("$name")
 	fi
+	result+=" (CPU $(cpu_seconds "$logs/$name.times") s)"
 	summary+=("$name: $result, from +$((t0 - t_run)) s: $(figures "$logs/$name.log")")
 	echo "--- $name: $result"
 }
@@ -118,15 +128,31 @@ step() {
 	section "$name"
 	t0=$(date +%s)
 	set +m
-	"$@" 2>&1 | tee "$logs/$name.log" || rc=$?
+	(
+		trap 'times >"$logs/$name.times"' EXIT
+		"$@"
+	) 2>&1 | tee "$logs/$name.log" || rc=$?
 	set -m
 	echo "$rc $t0 $(date +%s)" >"$logs/$name.status"
 	report "$name"
 }
 
-# gate TIER: ends the run here, with the summary, when a step of TIER failed.
+# cpu_ticks: the machine's CPU time since boot, busy and all, in clock ticks (/proc/stat);
+# iowait counts as idle.
+cpu_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+
+# tier_start: the tier's clock and CPU counters start.
+tier_start() {
+	t_tier=$(date +%s)
+	read -r busy_tier all_tier < <(cpu_ticks)
+}
+
+# gate TIER: the tier's time and how busy the CPUs were; ends the run here, with the summary,
+# when a step of TIER failed.
 gate() {
-	echo "ci: $1 took $(($(date +%s) - t_tier)) s; the run so far $(($(date +%s) - t_run)) s"
+	local busy all
+	read -r busy all < <(cpu_ticks)
+	echo "ci: $1 took $(($(date +%s) - t_tier)) s, the CPUs $(((busy - busy_tier) * 100 / (all - all_tier + 1)))% busy; the run so far $(($(date +%s) - t_run)) s"
 	[ ${#failed[@]} != 0 ] || return 0
 	section "summary"
 	printf '%s\n' "${summary[@]}"
@@ -136,7 +162,7 @@ gate() {
 
 # ---------------------------------------------------------------------------------------
 section "tier 1, fast: shellcheck, gcc and clang with warnings as errors, make check as root"
-t_tier=$(date +%s)
+tier_start
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential pkg-config libudev-dev check scdoc udev clang libclang-rt-14-dev \
@@ -163,8 +189,8 @@ finish shellcheck build-clang
 gate "the fast tier"
 
 # ---------------------------------------------------------------------------------------
-section "tier 2, packages: the suite in other environments, fuzzing, arm64, the packages"
-t_tier=$(date +%s)
+section "tier 2, packages and guests: the suite in other environments, fuzzing, arm64, the packages, booted"
+tier_start
 # Every package a step of this tier or the next installs for itself with CI=true, installed
 # here once. Those steps then run with CI unset, so that no two apt-get run at once; only the
 # steps that use this machine's apt and dpkg keep it, one after another (arm64, package-test).
@@ -200,9 +226,11 @@ start tarballs tarballs
 #     over every parser.
 #   - valgrind's memcheck (the memcheck step), on gcc's plain build: what ASan does not
 #     see, reads of memory never written; the unit tests and the scripts that run the helper
-#     on many paths, all but rule.sh (udevadm test, which runs no helper) and udevd.sh (the
+#     on many paths, all but rule.sh (udevadm test, which runs no helper), udevd.sh (the
 #     --udev path of fixtures.sh and robust.sh a few hundred times over, in its storms:
-#     minutes under valgrind for no path of the helper's that the others miss).
+#     minutes under valgrind for no path of the helper's that the others miss) and
+#     machines.sh (the same readers as fixtures.sh, on 17 CPUID files × trees: the verdict's
+#     pure code, which the unit tests run under valgrind, over and over).
 #   - .ci/build-hosts.sh: no /sys, a read-only /sys, no /proc/cmdline, nobody, a Hyper-V guest;
 #     with the sanitizers' build, so that the error paths these hosts take are watched too.
 #   - .ci/readme-fresh.sh: the README's own commands as root on fresh Debian 12 and 13: its list
@@ -217,15 +245,15 @@ start tarballs tarballs
 #
 # And the package's autopkgtests (debian/tests) on each kind of testbed: Debian 12's on this
 # machine (package-test, the null runner), Debian 13's in an unshare chroot (sbuild:
-# loop-scheduler skips there without a machine) and in a booted guest (tier 3), where
-# loop-scheduler gets a whole machine and must run.
+# loop-scheduler skips there without a machine) and in a booted guest (autopkgtest-qemu),
+# where loop-scheduler gets a whole machine and must run.
 memcheck() {
 	local t scripts=()
 	cd "$plain"
 	make clean >/dev/null
 	make -s -j"$(nproc)" CC=gcc WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
 	for t in tests/integration/*.sh; do
-		case ${t##*/} in rule.sh | udevd.sh) ;; *) scripts+=("$t") ;; esac
+		case ${t##*/} in rule.sh | udevd.sh | machines.sh) ;; *) scripts+=("$t") ;; esac
 	done
 	MEMCHECK=1 tests/run-tests.sh "${scripts[@]}"
 	echo "memcheck: 0 reports (any report is exit status 99 and fails its test)"
@@ -287,31 +315,33 @@ start suite-root-sid "${nonci[@]}" bash .ci/suite-root.sh sid
 # suite must not fall below its floor. Both in copies of the tree.
 start mutants make mutants
 start coverage make coverage
-# The Debian 13 guest's image for the autopkgtests (cached for a week), while the CPUs are busy
-# here.
+# The autopkgtests of Debian 13's .deb in a booted Debian 13 guest, as soon as sbuild has built
+# it: one guest under TCG for the three tests (their Depends are the same), a CPU's worth for
+# a few minutes. The guest's image is cached for a week. autopkgtest-virt-qemu's fixed setup
+# timeouts get their room in .ci/autopkgtest-qemu.sh.
+autopkgtest_qemu() {
+	after sbuild-trixie
+	"${nonci[@]}" bash .ci/autopkgtest-qemu.sh --release trixie "$out/trixie"
+}
 start guest-image "${nonci[@]}" bash .ci/autopkgtest-qemu.sh --release trixie --image-only
+start autopkgtest-qemu autopkgtest_qemu
+
+# The guests: make check-vm boots the package in Debian 12 and 13 images (and arm64), two at a
+# time under TCG, a CPU each, as soon as the .debs it boots are built; the images are the
+# cached bases (a week) with those .debs put in. Its boots get room on a busy machine: one
+# that takes 2 minutes alone took over 4 (the default VM_BOOT_SECONDS) beside other steps;
+# 15 minutes here, 30 for arm64's.
+check_vm() {
+	after arm64 sbuild-bookworm sbuild-trixie
+	"${nonci[@]}" make check-vm VM_DEBS="$out" VM_BOOT_SECONDS=900 VM_ARM64_SECONDS=1800
+}
+start check-vm check_vm
 
 finish memcheck build-hosts fuzz arm64 package-test tarballs \
 	sbuild-bookworm sbuild-trixie sbuild-sid readme-fresh-bookworm readme-fresh-trixie \
-	reprotest rpm distcheck container-install guest-image udevd-releases suite-root-sid \
-	mutants coverage
-gate "the package tier"
-
-# ---------------------------------------------------------------------------------------
-section "tier 3, guests: the packages booted under QEMU"
-t_tier=$(date +%s)
-# Each guest takes a CPU under TCG. make check-vm boots the package in Debian 12 and 13
-# images (and arm64), two guests at a time; the images are the cached bases (a week) with the
-# .debs of the package tier put in. Beside it, one Debian 13 guest at a time runs the
-# autopkgtests of Debian 13's .deb. make check-vm runs at a lower priority, with room: three
-# guests share the two CPUs, and a boot that takes 2 minutes alone took over 4 (its default
-# VM_BOOT_SECONDS) beside the others; 10 minutes here, 25 for arm64's. autopkgtest-virt-qemu's
-# fixed setup timeouts get their room in .ci/autopkgtest-qemu.
-start autopkgtest-qemu "${nonci[@]}" AUTOPKGTEST_QEMU_LANES=1 \
-	bash .ci/autopkgtest-qemu.sh --release trixie "$out/trixie"
-start check-vm nice -n 5 make check-vm VM_DEBS="$out" VM_BOOT_SECONDS=600 VM_ARM64_SECONDS=1500
-finish check-vm autopkgtest-qemu
-gate "the guest tier"
+	reprotest rpm distcheck container-install guest-image autopkgtest-qemu udevd-releases \
+	suite-root-sid mutants coverage check-vm
+gate "the package and guest tier"
 
 section "summary"
 printf '%s\n' "${summary[@]}"
