@@ -233,6 +233,23 @@ config() {
         echo "$file"
 }
 
+# udevd_up TITLE RULES LOOP...: the private udevd (tests/lib.sh) with the rules of
+# $work/rules.d, for the LOOPs; PASS TITLE when it is ready, then a check that it read the
+# rule files RULES (their paths under /run/udev/rules.d, in its order) and none of the
+# machine's. When it does not start, FAIL TITLE with why, and the script ends there.
+udevd_up() {
+        local title=$1 rules=$2
+        shift 2
+        if ! udevd_start "$work/rules.d" "$@" >"$work/why"; then
+                fail "$title" "$(cat "$work/why")"
+                finish
+                exit
+        fi
+        pass "$title"
+        check "udevd reads the test rules and none of the machine's" -- is "the rule files read" \
+                "$(sed -n 's/^Reading rules file: //p' "$udevd_log" | xargs)" "$rules"
+}
+
 finish() {
         echo "$suite: $passed passed, $failed failed, $skipped skipped"
         echo "$passed $failed $skipped" >"${RESULTS:-/dev/null}"

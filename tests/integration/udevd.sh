@@ -114,14 +114,8 @@ if need_udevd "systemd-udevd with the rule"; then
         cmd=${udevd_run#RUN+=\"}
         cmd=${cmd% %k\"}
 
-        if ! udevd_start "$work/rules.d" "${ours[@]}" >"$work/why"; then
-                fail "systemd-udevd starts in a private namespace" "$(cat "$work/why")"
-                finish
-                exit
-        fi
-        pass "systemd-udevd starts in a private namespace"
-        check "udevd reads the test rule and none of the machine's" -- is "the rule files read" \
-                "$(sed -n 's/^Reading rules file: //p' "$udevd_log")" /run/udev/rules.d/60-hyperv-scheduler.rules
+        udevd_up "systemd-udevd starts in a private namespace" /run/udev/rules.d/60-hyperv-scheduler.rules \
+                "${ours[@]}"
         udevadm_ns control --log-level=info
 
         one=${storm[0]}
