@@ -68,8 +68,8 @@ measure() {
 	check_after "$label" "$after"
 	w=$(wall "${prep[@]}" "$@")
 	check_after "$label" "$after"
-	ir[$label]=$i
-	wl[$label]=${w%%$'\t'*}
+	ir["$label"]=$i
+	wl["$label"]=${w%%$'\t'*}
 	rows+=("$label	$before	$i	$s	$w")
 }
 
@@ -121,20 +121,20 @@ say ""
 target() {
 	say "- target: $1: $([ "$2" = 1 ] && echo met || echo 'NOT met') ($3)"
 }
-sdv=${ir[systemd-detect-virt]}
-[ "${ir[systemd-detect-virt --vm]}" -ge "$sdv" ] || sdv=${ir[systemd-detect-virt --vm]}
+sdv=${ir["systemd-detect-virt"]}
+[ "${ir["systemd-detect-virt --vm"]}" -ge "$sdv" ] || sdv=${ir["systemd-detect-virt --vm"]}
 event_paths=("helper, already none" "helper, changes" "helper, $auto_label")
 for p in "${event_paths[@]}"; do
-	x=$(ratio "${ir[$p]}" "$base_ir")
+	x=$(ratio "${ir["$p"]}" "$base_ir")
 	target "$p: ≤ 1.50× the one-liner's instructions" \
 		"$(awk -v x="$x" 'BEGIN { print (x <= 1.5) }')" \
-		"${x}×: $(commas "${ir[$p]}") / $(commas "$base_ir")"
+		"${x}×: $(commas "${ir["$p"]}") / $(commas "$base_ir")"
 done
 for p in "${event_paths[@]}"; do
-	x=$(awk -v a="$sdv" -v b="${ir[$p]}" 'BEGIN { printf "%.1f", a / b }')
+	x=$(awk -v a="$sdv" -v b="${ir["$p"]}" 'BEGIN { printf "%.1f", a / b }')
 	target "$p: ≥ 20× fewer instructions than systemd-detect-virt (the cheaper of its two runs)" \
 		"$(awk -v x="$x" 'BEGIN { print (x >= 20) }')" \
-		"${x}× fewer: $(commas "$sdv") / $(commas "${ir[$p]}")"
+		"${x}× fewer: $(commas "$sdv") / $(commas "${ir["$p"]}")"
 done
 
 # The environment is part of the bill: dash copies every variable into its own table, the
@@ -159,7 +159,7 @@ e_none=$(instructions "$HELPER" --udev --config "$always" "$dev")
 set_scheduler "$dev" mq-deadline
 e_changes=$(instructions "$HELPER" --udev --config "$always" "$dev")
 check_after "helper, changes" none
-a_none=${ir[helper, already none]} a_changes=${ir[helper, changes]}
+a_none=${ir["helper, already none"]} a_changes=${ir["helper, changes"]}
 {
 	printf 'case\t%s variables\t× sh\t%s variables\t× sh\n' "$n_event" "${#event_env[@]}"
 	printf 'sh one-liner\t%s\t1.00\t%s\t1.00\n' "$(commas "$base_ir")" "$(commas "$e_sh")"
@@ -211,11 +211,11 @@ for n in 1 1000; do
 		sched='[none] mq-deadline kyber bfq \n'
 		[ $c = run ] || sched='none [mq-deadline] kyber bfq \n'
 		printf '%b' "$sched" >"$tree/sys/block/sda/queue/scheduler"
-		fir[$n,$c]=$(instructions -k "$work/fake-$n-$c.cg" "$TESTFACTS" "${args[@]}")
+		fir["$n,$c"]=$(instructions -k "$work/fake-$n-$c.cg" "$TESTFACTS" "${args[@]}")
 		printf '%b' "$sched" >"$tree/sys/block/sda/queue/scheduler"
-		fsc[$n,$c]=$(syscalls "$TESTFACTS" "${args[@]}")
+		fsc["$n,$c"]=$(syscalls "$TESTFACTS" "${args[@]}")
 		printf '%b' "$sched" >"$tree/sys/block/sda/queue/scheduler"
-		read -r "fcpu[$n,$c]" "fscan[$n,$c]" <<<"$(cpuid_counts "$TESTFACTS" "${args[@]}")"
+		read -r "fcpu["$n,$c"]" "fscan["$n,$c"]" <<<"$(cpuid_counts "$TESTFACTS" "${args[@]}")"
 		any_status=0
 	done
 	wrap=()
@@ -226,11 +226,11 @@ declare -A fake_label=([run]="boot event for sda, already none" [change]="boot e
 	printf 'run (mode auto, one named disk)\t1 disk: instructions\tsyscalls\tCPUID\tof them scan'
 	printf '\t1,000 disks: instructions\tsyscalls\tCPUID\tdifference\n'
 	for c in run change dry; do
-		diff=$(awk -v a="${fir[1000,$c]}" -v b="${fir[1,$c]}" \
+		diff=$(awk -v a="${fir["1000,$c"]}" -v b="${fir["1,$c"]}" \
 			'BEGIN { printf "%+.2f%%", 100 * (a - b) / b }')
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${fake_label[$c]}" \
-			"$(commas "${fir[1,$c]}")" "${fsc[1,$c]}" "${fcpu[1,$c]}" "${fscan[1,$c]}" \
-			"$(commas "${fir[1000,$c]}")" "${fsc[1000,$c]}" "${fcpu[1000,$c]}" "$diff"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${fake_label["$c"]}" \
+			"$(commas "${fir["1,$c"]}")" "${fsc["1,$c"]}" "${fcpu["1,$c"]}" "${fscan["1,$c"]}" \
+			"$(commas "${fir["1000,$c"]}")" "${fsc["1000,$c"]}" "${fcpu["1000,$c"]}" "$diff"
 	done
 } | table "One event on a fake Hyper-V guest: 1 disk against 1,000 (tests/hyperv-scheduler-testfacts)"
 say "CPUID: the leaves the helper asked for, each one CPUID instruction of the real build and a \
@@ -243,23 +243,23 @@ from it ($(commas "$(inclusive "$work/fake-1-change.cg" cpuid_query)") for the c
 where the real build executes CPUID."
 say ""
 for c in run change dry; do
-	d=$(awk -v a="${fir[1000,$c]}" -v b="${fir[1,$c]}" \
+	d=$(awk -v a="${fir["1000,$c"]}" -v b="${fir["1,$c"]}" \
 		'BEGIN { d = 100 * (a - b) / b; print d < 0 ? -d : d }')
-	target "per-event work independent of the number of disks, ${fake_label[$c]}, within 2%" \
+	target "per-event work independent of the number of disks, ${fake_label["$c"]}, within 2%" \
 		"$(awk -v d="$d" 'BEGIN { print (d <= 2) }')" \
-		"1 against 1,000 disks: $(commas "${fir[1,$c]}") against $(commas "${fir[1000,$c]}") \
-instructions, ${fsc[1,$c]} against ${fsc[1000,$c]} syscalls"
+		"1 against 1,000 disks: $(commas "${fir["1,$c"]}") against $(commas "${fir["1000,$c"]}") \
+instructions, ${fsc["1,$c"]} against ${fsc["1000,$c"]} syscalls"
 done
-target "${fake_label[run]}: no CPUID scan" "$([ "${fscan[1,run]}" = 0 ] && echo 1 || echo 0)" \
-	"${fscan[1,run]} scan bases, ${fcpu[1,run]} CPUID in all"
-target "${fake_label[change]}: at most the kernel's own scan ($kernel_scan bases)" \
-	"$([ "${fscan[1,change]}" -le $kernel_scan ] && echo 1 || echo 0)" \
-	"${fscan[1,change]} scan bases; ${fcpu[1,change]} CPUID in all, with leaves 1 and 0x40000003"
+target "${fake_label["run"]}: no CPUID scan" "$([ "${fscan["1,run"]}" = 0 ] && echo 1 || echo 0)" \
+	"${fscan["1,run"]} scan bases, ${fcpu["1,run"]} CPUID in all"
+target "${fake_label["change"]}: at most the kernel's own scan ($kernel_scan bases)" \
+	"$([ "${fscan["1,change"]}" -le $kernel_scan ] && echo 1 || echo 0)" \
+	"${fscan["1,change"]} scan bases; ${fcpu["1,change"]} CPUID in all, with leaves 1 and 0x40000003"
 # The testfacts build reads and parses its CPUID file before main; the real build does not.
 fake_file=$(inclusive "$work/fake-1-run.cg" load_machine)
-fake_none=$((fir[1,run] - fake_file))
+fake_none=$((${fir["1,run"]} - fake_file))
 x=$(ratio "$fake_none" "$base_ir")
-target "fake guest, ${fake_label[run]}: ≤ 1.50× the one-liner's instructions" \
+target "fake guest, ${fake_label["run"]}: ≤ 1.50× the one-liner's instructions" \
 	"$(awk -v x="$x" 'BEGIN { print (x <= 1.5) }')" \
 	"${x}×: $(commas "$fake_none") / $(commas "$base_ir"), without the test build's CPUID file"
 
@@ -313,20 +313,20 @@ wrap=()
 # Per path: what udev's add event for one disk costs, with the rule as shipped. A disk already
 # on none stops at the rule's ATTR match: no process. The others start the helper once.
 fake_change_file=$(inclusive "$work/fake-1-change.cg" load_machine)
-hv_ir=$((fir[1,change] - fake_change_file))
-sh_none_wall=${wl[sh one-liner]} sh_change_wall=${wl[sh one-liner, changes]}
+hv_ir=$((${fir["1,change"]} - fake_change_file))
+sh_none_wall=${wl["sh one-liner"]} sh_change_wall=${wl["sh one-liner, changes"]}
 nh_label="helper, $auto_label"
 # ms1 MS: one wall time, as the tables above print it.
 ms1() { awk -v m="$1" 'BEGIN { printf(m < 10 ? "%.2f" : "%.1f", m) }'; }
 {
 	printf 'path (one disk'"'"'s add event)\tprocesses\tinstructions\t× sh\twall ms, median\t× sh\tCPUID\n'
 	printf 'already on none or noop: the rule'"'"'s match, no process\t0\t0\t0.00\t0\t0.00\t0\n'
-	printf 'not Hyper-V (mode auto)\t1\t%s\t%s\t%s\t%s\t%s\n' "$(commas "${ir[$nh_label]}")" \
-		"$(ratio "${ir[$nh_label]}" "$base_ir")" "$(ms1 "${wl[$nh_label]}")" \
-		"$(ratio "${wl[$nh_label]}" "$sh_change_wall")" "$kvm_cpuid"
+	printf 'not Hyper-V (mode auto)\t1\t%s\t%s\t%s\t%s\t%s\n' "$(commas "${ir["$nh_label"]}")" \
+		"$(ratio "${ir["$nh_label"]}" "$base_ir")" "$(ms1 "${wl["$nh_label"]}")" \
+		"$(ratio "${wl["$nh_label"]}" "$sh_change_wall")" "$kvm_cpuid"
 	printf 'Hyper-V, disk changes\t1\t%s\t%s\t%s\t%s\t%s\n' "$(commas "$hv_ir")" \
-		"$(ratio "$hv_ir" "$base_ir")" "$(ms1 "${wl[helper, changes]}")" \
-		"$(ratio "${wl[helper, changes]}" "$sh_change_wall")" "${fcpu[1,change]}"
+		"$(ratio "$hv_ir" "$base_ir")" "$(ms1 "${wl["helper, changes"]}")" \
+		"$(ratio "${wl["helper, changes"]}" "$sh_change_wall")" "${fcpu["1,change"]}"
 	printf 'for comparison: sh one-liner, disk on none\t1\t%s\t1.00\t%s\t1.00\t0\n' \
 		"$(commas "$base_ir")" "$(ms1 "$sh_none_wall")"
 	printf 'for comparison: sh one-liner, disk changes\t1\t%s\t1.00\t%s\t1.00\t0\n' \
@@ -348,14 +348,14 @@ say ""
 # are on none at coldplug, on 1 vCPU all 7 on mq-deadline. The helper's runs times the cost of
 # one; the rule before the none check started it for all 7 either way.
 azure_disks=7
-none_ir=${ir[helper, already none]} none_wall=${wl[helper, already none]}
+none_ir=${ir["helper, already none"]} none_wall=${wl["helper, already none"]}
 {
 	printf 'boot\tdisks on none at coldplug\thelper runs\tinstructions\twall ms (sum of runs)\tCPUID\n'
 	printf 'on 2 vCPUs\t%s of %s\t0\t0\t0\t0\n' "$azure_disks" "$azure_disks"
 	printf 'on 1 vCPU\t0 of %s\t%s\t%s\t%s\t%s\n' "$azure_disks" "$azure_disks" \
 		"$(commas $((azure_disks * hv_ir)))" \
-		"$(awk -v n=$azure_disks -v w="${wl[helper, changes]}" 'BEGIN { printf "%.1f", n * w }')" \
-		$((azure_disks * fcpu[1,change]))
+		"$(awk -v n=$azure_disks -v w="${wl["helper, changes"]}" 'BEGIN { printf "%.1f", n * w }')" \
+		$((azure_disks * ${fcpu["1,change"]}))
 	printf 'on 2 vCPUs, the rule without the none check\t%s of %s\t%s\t%s\t%s\t0\n' \
 		"$azure_disks" "$azure_disks" "$azure_disks" "$(commas $((azure_disks * none_ir)))" \
 		"$(awk -v n=$azure_disks -v w="$none_wall" 'BEGIN { printf "%.2f", n * w }')"
