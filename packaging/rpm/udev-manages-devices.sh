@@ -1,6 +1,4 @@
-#!/bin/sh
-set -e
-
+# shellcheck shell=sh
 # Whether this root's udev manages this machine's devices, which only the
 # running system's does. Elsewhere (a chroot, an image build, a container) the
 # disks belong to the host or to the machine the image will boot on, and udev
@@ -24,7 +22,8 @@ set -e
 # (Docker) or /run/.containerenv (podman); the identity uid_map and a writable
 # /sys, which a user namespace or a read-only /sys is not; systemd-detect-virt,
 # where there is one, saying "none", or "wsl" for a WSL2 kernel.
-# The RPM's %post uses the same udev_manages_devices, word for word.
+# The source keeps this one copy, packaging/rpm/udev-manages-devices.sh; the
+# package builds put it inline in the Debian postinst and the RPM's %post.
 udev_manages_devices() {
 	[ "$(stat -L -c %i /proc/self/ns/pid 2>/dev/null)" = 4026531836 ] || return 1
 	root=$(stat -L -c %d:%i / 2>/dev/null) || return 1
@@ -49,25 +48,3 @@ container="*) return 1 ;;
 	timeout 15 udevadm control --ping --timeout=10 >/dev/null 2>&1 || return 1
 	return 0
 }
-
-running_system() {
-	# dpkg --root with its scripts run outside the tree.
-	[ -z "${DPKG_ROOT:-}" ] || return 1
-	# When ischroot cannot tell, assume a chroot and touch nothing.
-	ischroot --default-true && return 1
-	udev_manages_devices
-}
-
-if [ "$1" = "configure" ] && running_system; then
-	# udevd notices a new rule by itself, but only at its next check.
-	if command -v udevadm >/dev/null 2>&1; then
-		udevadm control --reload || true
-	fi
-	# Disks that appear from now on get the policy from the rule; these exist
-	# already. A failure is reported but never fails the installation.
-	hyperv-scheduler --all --quiet || true
-fi
-
-#DEBHELPER#
-
-exit 0
