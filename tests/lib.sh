@@ -7,8 +7,9 @@
 # bash; it sets no shell options, so each script keeps its own (bench and .ci stop at the first
 # error, the tests do not).
 #
-# Before sourcing, a script may set lib_name (names the work directory) and prog (names it in
-# die's messages). It adds its own cleanup to the at_exit array (run last added, first) rather
+# Before sourcing, a script may set lib_name (names the work directory), lib_tmp (where it goes
+# when TMPDIR is unset; default /tmp: /var/tmp for big files), prog (names it in die's messages)
+# and die_status. It adds its own cleanup to the at_exit array (run last added, first) rather
 # than trapping EXIT itself.
 
 # shellcheck disable=SC2034 # for the scripts that source this
@@ -20,13 +21,13 @@ MKTREE=$top/tests/fixtures/mktree.sh
 FIXTURES=$top/tests/fixtures
 
 # die MESSAGE...: stops the script with "PROG: MESSAGE" on standard error, PROG its prog or,
-# unset, its file name.
+# unset, its file name; the exit status is die_status, 1 unless set (2 for bad use, say).
 die() {
         printf '%s: %s\n' "${prog:-${0##*/}}" "$*" >&2
-        exit 1
+        exit "${die_status:-1}"
 }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/hyperv-scheduler-${lib_name:-test}.XXXXXX") || exit 1
+work=$(mktemp -d "${TMPDIR:-${lib_tmp:-/tmp}}/hyperv-scheduler-${lib_name:-test}.XXXXXX") || exit 1
 loops=() loop_files=() loop_schedulers=() at_exit=()
 
 # The exit status the script ends with is in $lib_status for the at_exit commands.
@@ -47,6 +48,12 @@ lib_cleanup() {
                         echo "cannot restore the scheduler of ${loops[$i]}" >&2
                 losetup -d "${loops[$i]}" || echo "cannot detach ${loops[$i]}" >&2
         done
+        # A mount left under the work directory may be the machine's /sys or /dev bound into a
+        # chroot: rm -rf would go through it. Kept, and the script fails.
+        if findmnt -rn -o TARGET | awk -v w="$work" '$0 == w || index($0, w "/") == 1 { f = 1 } END { exit !f }'; then
+                echo "${prog:-${0##*/}}: mounts left under $work; not removing it" >&2
+                exit $((lib_status ? lib_status : 1))
+        fi
         rm -rf "$work"
 }
 trap lib_cleanup EXIT
