@@ -14,16 +14,16 @@
 # on KVM-family VMs. Set it to hyperv-guest on a Hyper-V runner.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# tests/lib.sh: the work directory (removed at exit) and the udevadm test runner.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=package-test prog=FAIL
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 debversion=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 
 section() { printf '\n=== %s\n' "$*"; }
-die() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 
 [ "$(id -u)" = 0 ] || die "needs root: it installs and purges the package"
 case $(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true) in
@@ -34,11 +34,6 @@ for f in /etc/hyperv-scheduler.conf /etc/udev/rules.d/60-hyperv-scheduler.rules 
 	[ ! -e "$f" ] || die "$f exists; this test would remove it"
 done
 
-# tests/lib.sh: the work directory (removed at exit) and the udevadm test runner.
-# shellcheck disable=SC2034 # read by tests/lib.sh
-lib_name=package-test
-# shellcheck source=tests/lib.sh
-. "$top/tests/lib.sh"
 # The suite runs the helper as nobody on files of the build tree: it must be readable.
 chmod 0755 "$work"
 loop='' loop_scheduler=''

@@ -11,15 +11,14 @@
 # machine, which its fast tier has just run); the spec's %check must still be there.
 set -euo pipefail
 outdir=${1:-}
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=rpm prog=FAIL
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 spec=$top/packaging/rpm/$pkg.spec
 
-die() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 section() { printf '\n=== %s\n' "$*"; }
 
 start=$SECONDS
@@ -29,10 +28,8 @@ if [ "${CI:-}" = true ]; then
 fi
 [ "$(sed -n 's/^Version: *//p' "$spec")" = "$version" ] || die "the spec's Version is not VERSION ($version)"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/rpm.XXXXXX")
 # The suite runs the helper as nobody on files of the build tree: it must be readable.
 chmod 0755 "$work"
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/SOURCES"
 make -s -C "$top" dist DIST_TARBALL="$work/SOURCES/$pkg-$version.tar.gz" >/dev/null
 
