@@ -62,16 +62,6 @@ if [ "${CI:-}" = true ]; then
 	apt-get install -y -q --no-install-recommends build-essential lintian jq \
 		util-linux mount autopkgtest python3
 fi
-
-# A copy of what git tracks or would track: no build products of the working tree.
-copy_tree() {
-	mkdir -p "$1"
-	git -C "$top" ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do
-			[ -e "$top/$f" ] && printf '%s\0' "$f"
-		done |
-		tar -C "$top" --null -T - -cf - | tar -C "$1" -xf -
-}
 # The source package, 3.0 (quilt) with make dist's tarball as its .orig.tar.gz, unpacked.
 "$top/.ci/source-package.sh" "$work"
 dpkg-source -x "$work/${pkg}_$debversion.dsc" "$work/src" >/dev/null
@@ -101,17 +91,14 @@ udevdir=$(pkg-config --variable=udevdir udev)
 [ -n "$udevdir" ] || die "pkg-config cannot find udev.pc"
 rule=$udevdir/rules.d/60-hyperv-scheduler.rules
 # What every installation must hold, man pages compressed by the packaging.
-sort >"$work/expected" <<EOF
+LC_ALL=C sort >"$work/expected" <<EOF
 0644 /etc/hyperv-scheduler.conf
 0644 $rule
 0755 /usr/sbin/hyperv-scheduler
 0644 /usr/share/man/man5/hyperv-scheduler.conf.5.gz
 0644 /usr/share/man/man8/hyperv-scheduler.8.gz
 EOF
-dpkg-deb --fsys-tarfile "$deb" |
-	tar -tvf - | awk '$1 !~ /^d/ { print $1, substr($6, 2) }' |
-	sed -e 's/^-rwxr-xr-x/0755/' -e 's/^-rw-r--r--/0644/' |
-	grep -v ' /usr/share/doc/' | sort >"$work/in-deb"
+package_list "$deb" >"$work/in-deb"
 diff -u "$work/expected" "$work/in-deb" || die "the .deb does not hold the expected files"
 dpkg-deb -c "$deb" >"$work/deb-contents"
 # Not Debian-native: the changelog is changelog.Debian.gz.
@@ -123,10 +110,7 @@ done
 	die "/etc/hyperv-scheduler.conf is not a conffile"
 
 copy_tree "$work/make-install"
-make -s -C "$work/make-install" install DESTDIR="$work/destdir" >/dev/null
-(cd "$work/destdir" && find . ! -type d -printf '%m /%P\n') |
-	sed -e 's/^755 /0755 /' -e 's/^644 /0644 /' -e 's/\.\([58]\)$/.\1.gz/' |
-	sort >"$work/in-destdir"
+install_list "$work/make-install" "$work/destdir" >"$work/in-destdir"
 diff -u "$work/in-deb" "$work/in-destdir" || die "make install and the package differ"
 cmp -s "$work/destdir$rule" <(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ".$rule") ||
 	die "make install and the package install different rules"

@@ -54,16 +54,11 @@ srpm=$(find "$work/SRPMS" -name "$pkg-$version-*.src.rpm")
 { [ -f "$rpm" ] && [ -f "$srpm" ]; } || die "no RPM built"
 
 section "the RPM installs what make install installs"
-# Documentation (%doc, %license) and the build-id links are the packaging's own; man pages
-# are compressed by rpm.
-rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm" | awk '$1 !~ /^d/' |
-	grep -v -e ' /usr/share/doc/' -e ' /usr/share/licenses/' -e ' /usr/lib/.build-id/' |
-	sed -e 's/^-rwxr-xr-x/755/' -e 's/^-rw-r--r--/644/' -e 's/\.gz$//' | sort >"$work/in-rpm"
+package_list "$rpm" >"$work/in-rpm"
 mkdir "$work/mi"
 tar -C "$work/mi" -xzf "$work/SOURCES/$pkg-$version.tar.gz"
-make -s -C "$work/mi/$pkg-$version" install DESTDIR="$work/destdir" PREFIX=/usr \
-	UDEVDIR=/usr/lib/udev >/dev/null
-(cd "$work/destdir" && find . ! -type d -printf '%m /%P\n') | sort >"$work/in-destdir"
+install_list "$work/mi/$pkg-$version" "$work/destdir" PREFIX=/usr UDEVDIR=/usr/lib/udev \
+	>"$work/in-destdir"
 diff -u "$work/in-destdir" "$work/in-rpm" || die "make install and the RPM differ"
 [ "$(rpm -qp --configfiles "$rpm")" = /etc/hyperv-scheduler.conf ] || die "the config is not %config"
 rpm -qp --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' "$rpm" >"$work/flags"

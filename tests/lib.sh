@@ -174,6 +174,28 @@ copy_tree() {
                 tar --null -T - -cf -) | tar -C "$1" -xf -
 }
 
+# install_list SRCDIR DESTDIR [VARIABLE=VALUE...]: `make install` of the tree SRCDIR into DESTDIR
+# (with these make variables), then what it installed, in package_list's form: the man pages
+# named as the packages compress them (.gz).
+install_list() {
+        local src=$1 dest=$2
+        shift 2
+        make -s -C "$src" install DESTDIR="$dest" "$@" >/dev/null || return
+        (cd "$dest" && find . ! -type d -printf '%#m /%P\n') | sed 's/\.\([58]\)$/.\1.gz/' | LC_ALL=C sort
+}
+
+# package_list FILE: what the .deb or RPM FILE installs, one "MODE /PATH" a line (0644), sorted;
+# not the documentation nor the RPM's build-id links, which are the packaging's own. A mode but
+# 0755 and 0644 stays as ls writes it, and so differs from install_list's.
+package_list() {
+        case $1 in
+        *.deb) dpkg-deb --fsys-tarfile "$1" | tar -tvf - | awk '$1 !~ /^d/ { print $1, substr($6, 2) }' ;;
+        *.rpm) rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$1" | awk '$1 !~ /^d/' ;;
+        *) echo "package_list: not a .deb or .rpm: $1" >&2; return 1 ;;
+        esac | grep -v -e ' /usr/share/doc/' -e ' /usr/share/licenses/' -e ' /usr/lib/\.build-id/' |
+                sed -e 's/^-rwxr-xr-x /0755 /' -e 's/^-rw-r--r-- /0644 /' | LC_ALL=C sort
+}
+
 # UDEV_ROOT: a root directory holding another release's udev (a minbase chroot of Debian 13 or
 # unstable, .ci/udevd-releases.sh): udev_test and udevd_start then run its udevadm and
 # systemd-udevd, chrooted, on this kernel; this tree and the work directory are bind-mounted
