@@ -252,10 +252,9 @@ hyperv-scheduler --dry-run --json --config "$work/uncommented.conf" >"$work/unco
 [ "$(jq -c '.policy | del(.config)' "$work/report.json")" = \
 	"$(jq -c '.policy | del(.config)' "$work/uncommented.json")" ] ||
 	die "the config's commented values are not the defaults"
-jq -e --arg v "$version" '
-	.version == $v and
-	(.machine.verdict | IN("hyperv-guest", "hyperv-root", "other-hypervisor",
-	                        "bare-metal", "unknown")) and
+# What debian/tests/dry-run-json.sh checks, then the whole documented shape.
+check_report "$work/report.json" "$version" || die "the report does not have the documented shape"
+jq -e '
 	(keys == ["devices", "machine", "notes", "policy", "udev_running", "version"]) and
 	(.machine | keys == ["evidence", "flavour", "hypervisor", "isolation", "paravisor",
 	                     "verdict"]) and
@@ -266,7 +265,6 @@ jq -e --arg v "$version" '
 	all(.devices[];
 		(keys == (["action", "available", "current", "error", "kernel_default", "name",
 		           "queues", "queues_why", "reason", "rule_skips", "target"])) and
-		(.action | IN("would-change", "already", "skipped")) and
 		((.reason == null) == (.action != "skipped")) and
 		.error == null)
 ' "$work/report.json" >/dev/null || die "the report does not have the documented shape"

@@ -196,6 +196,24 @@ package_list() {
                 sed -e 's/^-rwxr-xr-x /0755 /' -e 's/^-rw-r--r-- /0644 /' | LC_ALL=C sort
 }
 
+# check_report FILE VERSION: the installed helper's --dry-run --json report in FILE parses,
+# names VERSION and the shipped config, a known verdict, and a known action for every disk.
+# Prints "report parses: verdict V, N disks", or fails naming the value that is wrong. Python:
+# autopkgtest's testbed has python3 (debian/tests Depends), not jq.
+check_report() {
+        python3 - "$1" "$2" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["version"] == sys.argv[2], report["version"]
+assert report["machine"]["verdict"] in (
+    "hyperv-guest", "hyperv-root", "other-hypervisor", "bare-metal", "unknown"), report["machine"]
+assert report["policy"]["config"] == "/etc/hyperv-scheduler.conf", report["policy"]
+for d in report["devices"]:
+    assert d["action"] in ("would-change", "already", "skipped"), d
+print(f"report parses: verdict {report['machine']['verdict']}, {len(report['devices'])} disks")
+PY
+}
+
 # UDEV_ROOT: a root directory holding another release's udev (a minbase chroot of Debian 13 or
 # unstable, .ci/udevd-releases.sh): udev_test and udevd_start then run its udevadm and
 # systemd-udevd, chrooted, on this kernel; this tree and the work directory are bind-mounted
