@@ -9,8 +9,7 @@
 # test run: one that hangs is a kill. MUTANTS_ONLY=TEXT runs only the mutants whose header
 # line contains TEXT.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit
+cd "$(dirname "$0")/.." || exit
 list=tests/mutants.txt
 jobs=${MUTANTS_JOBS:-2}
 limit=${MUTANTS_TIMEOUT:-300}
