@@ -49,8 +49,9 @@ lib_cleanup() {
                 losetup -d "${loops[$i]}" || echo "cannot detach ${loops[$i]}" >&2
         done
         # A mount left under the work directory may be the machine's /sys or /dev bound into a
-        # chroot: rm -rf would go through it. Kept, and the script fails.
-        if findmnt -rn -o TARGET | awk -v w="$work" '$0 == w || index($0, w "/") == 1 { f = 1 } END { exit !f }'; then
+        # chroot: rm -rf would go through it. Kept, and the script fails. A chroot without /proc
+        # has no mount table to read, and findmnt says so on every exit: quiet.
+        if findmnt -rn -o TARGET 2>/dev/null | awk -v w="$work" '$0 == w || index($0, w "/") == 1 { f = 1 } END { exit !f }'; then
                 echo "${prog:-${0##*/}}: mounts left under $work; not removing it" >&2
                 exit $((lib_status ? lib_status : 1))
         fi
