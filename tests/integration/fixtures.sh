@@ -198,7 +198,7 @@ fi
 # tests/lib.sh keeps its work directory while anything is mounted under it (a chroot's /sys
 # bound in, say: rm -rf would go through it), and the script fails. The mount is in a private
 # namespace that ends with the script; the directory left is removed here.
-if need_mounts "tests/lib.sh keeps a work directory with a mount under it"; then
+if need_mounts "tests/lib.sh keeps a work directory with a mount under it" "a directory of its own"; then
         # shellcheck disable=SC2016 # expanded by the inner shell
         check "tests/lib.sh keeps a work directory with a mount under it: exit 1" -- exits 1 \
                 "${ns_enter[@]}" -- bash -c 'lib_name=mounted prog=mounted; . "$1" && echo "$work" &&
