@@ -36,23 +36,23 @@
 # Exit status 0 when every test passed, loop-scheduler among them; 1 otherwise; 2 on bad use.
 # A QEMU that outlives its autopkgtest is ended by the pid this run's wrapper recorded.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+# The work directory in /var/tmp: it holds the image's tree and the guests' overlays.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=autopkgtest-qemu lib_tmp=/var/tmp prog=autopkgtest-qemu
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 suite=trixie arch=amd64
 cache=${CHROOT_CACHE-/var/cache/hyperv-scheduler-chroot}
 # Bump when the image's recipe changes, so that a cached image of the old one is rebuilt.
 recipe=2
 
-die() {
-	echo "autopkgtest-qemu: $*" >&2
-	exit "${2:-1}"
-}
 usage="usage: $0 [--release bookworm|trixie|sid] [--image-only] [DEBDIR]"
 image_only=no
 while [ $# -gt 0 ]; do
 	case $1 in
 	--release)
-		[ $# -ge 2 ] || die "$usage" 2
+		[ $# -ge 2 ] || die_status=2 die "$usage"
 		suite=$2
 		shift 2
 		;;
@@ -62,30 +62,29 @@ while [ $# -gt 0 ]; do
 done
 case $suite in
 bookworm | trixie | sid) ;;
-*) die "$usage" 2 ;;
+*) die_status=2 die "$usage" ;;
 esac
-[ $# -le 1 ] || die "$usage" 2
-[ "$image_only" = no ] || [ $# = 0 ] || die "$usage" 2
-[ "$(id -u)" = 0 ] || die "needs root (mmdebstrap --mode=root, mke2fs -d of a root-owned tree)" 2
+[ $# -le 1 ] || die_status=2 die "$usage"
+[ "$image_only" = no ] || [ $# = 0 ] || die_status=2 die "$usage"
+[ "$(id -u)" = 0 ] || die_status=2 die "needs root (mmdebstrap --mode=root, mke2fs -d of a root-owned tree)"
 if [ "${CI:-}" = true ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		autopkgtest mmdebstrap e2fsprogs qemu-system-x86 qemu-utils >/dev/null
 fi
 for need in autopkgtest autopkgtest-virt-qemu mmdebstrap mke2fs qemu-system-x86_64 qemu-img; do
-	command -v "$need" >/dev/null || die "missing: $need" 2
+	command -v "$need" >/dev/null || die_status=2 die "missing: $need"
 done
 setup_testbed=/usr/share/autopkgtest/setup-commands/setup-testbed
-[ -x "$setup_testbed" ] || die "missing: $setup_testbed (Debian package autopkgtest)" 2
+[ -x "$setup_testbed" ] || die_status=2 die "missing: $setup_testbed (Debian package autopkgtest)"
 if [ -z "${MIRROR:-}" ]; then
 	# shellcheck disable=SC2016 # apt's format, not the shell's
 	MIRROR=$(apt-get indextargets --format '$(REPO_URI)' | grep -m1 '/debian/$' || true)
-	[ -n "$MIRROR" ] || die "no Debian archive in apt's sources here: set MIRROR" 2
+	[ -n "$MIRROR" ] || die_status=2 die "no Debian archive in apt's sources here: set MIRROR"
 fi
 
 runs=()
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/autopkgtest-qemu.XXXXXX")
 chmod 0755 "$work"
-cleanup() {
+stop_runs() {
 	local pid
 	set +e
 	# The autopkgtest runs still going, each a process group of its own (autopkgtest, its
@@ -101,13 +100,8 @@ cleanup() {
 			kill "$pid"
 		fi
 	done
-	if findmnt -rn -o TARGET | grep -qF "$work"; then
-		echo "autopkgtest-qemu: mounts left under $work; not removing it" >&2
-		return
-	fi
-	rm -rf "$work"
 }
-trap cleanup EXIT
+at_exit+=(stop_runs)
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------------------------------
@@ -122,9 +116,9 @@ elif [ -z "$debdir" ]; then
 	debdir=$work/debs/$suite
 fi
 if [ "$image_only" = no ]; then
-	[ -d "$debdir" ] || die "no directory $debdir" 2
+	[ -d "$debdir" ] || die_status=2 die "no directory $debdir"
 	deb=$(find "$debdir" -maxdepth 1 -name "${pkg}_*_$arch.deb" | sort -V | tail -n 1)
-	[ -n "$deb" ] || die "no ${pkg}_*_$arch.deb in $debdir" 2
+	[ -n "$deb" ] || die_status=2 die "no ${pkg}_*_$arch.deb in $debdir"
 	dsc=$(find "$debdir" -maxdepth 1 -name "${pkg}_*.dsc" | sort -V | tail -n 1)
 	if [ -n "$dsc" ]; then
 		source=$dsc from=${dsc##*/}

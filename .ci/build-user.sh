@@ -5,11 +5,11 @@
 # which sbuild's unshare mode and autopkgtest-virt-unshare map into their user namespaces.
 # Idempotent; needs root. CI=true installs uidmap (newuidmap, newgidmap) first.
 set -euo pipefail
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=build-user prog=build-user
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 user=hyperv-build
-die() {
-	echo "build-user: $*" >&2
-	exit 1
-}
 [ "$(id -u)" = 0 ] || die "needs root (useradd, /etc/subuid)"
 if [ "${CI:-}" = true ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends uidmap >/dev/null

@@ -14,8 +14,11 @@ set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 RELEASE [PACKAGE...]" >&2; exit 2; }
 release=$1
 shift
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=chroot-tarball prog="chroot-tarball $release"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 cache=${CHROOT_CACHE:-/var/cache/hyperv-scheduler-chroot}
-die() { echo "chroot-tarball $release: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap --mode=root)"
 if [ -z "${MIRROR:-}" ]; then
 	# shellcheck disable=SC2016 # apt's format, not the shell's

@@ -4,28 +4,22 @@
 # `make install` from the .orig.tarball there, the man pages compressed, and the rule in the
 # directory this release's udev.pc names. Prints 'install-files: same N files ...' or fails.
 set -euo pipefail
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=install-files prog=install-files
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 cd "$1"
 pkg=hyperv-scheduler
-deb=$(echo ${pkg}_*.deb)
-orig=$(echo ${pkg}_*.orig.tar.gz)
-if [ ! -f "$deb" ] || [ ! -f "$orig" ]; then
-	echo "install-files: no .deb or .orig.tar.gz in $1" >&2
-	exit 1
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+deb=$(echo "${pkg}"_*.deb)
+orig=$(echo "${pkg}"_*.orig.tar.gz)
+{ [ -f "$deb" ] && [ -f "$orig" ]; } || die "no .deb or .orig.tar.gz in $1"
 tar -C "$work" -xzf "$orig"
-make -s -C "$work"/${pkg}-* install DESTDIR="$work/destdir" >/dev/null
-(cd "$work/destdir" && find . ! -type d -printf '%m /%P\n') | sed 's/\.\([58]\)$/.\1.gz/' |
-	sort >"$work/in-destdir"
-dpkg-deb --fsys-tarfile "$deb" | tar -tvf - | awk '$1 !~ /^d/ { print $1, substr($6, 2) }' |
-	sed -e 's/^-rwxr-xr-x/755/' -e 's/^-rw-r--r--/644/' | grep -v " /usr/share/doc/$pkg/" |
-	sort >"$work/in-deb"
-diff -u "$work/in-destdir" "$work/in-deb" || { echo "install-files: make install and the package differ" >&2; exit 1; }
+install_list "$work/$pkg"-* "$work/destdir" >"$work/in-destdir"
+package_list "$deb" >"$work/in-deb"
+diff -u "$work/in-destdir" "$work/in-deb" || die "make install and the package differ"
 udevdir=$(pkg-config --variable=udevdir udev)
 rule=$udevdir/rules.d/60-hyperv-scheduler.rules
-grep -qx "644 $rule" "$work/in-deb" ||
-	{ echo "install-files: the rule is not in $udevdir, where udev.pc says" >&2; exit 1; }
+grep -qx "0644 $rule" "$work/in-deb" || die "the rule is not in $udevdir, where udev.pc says"
 cmp "$work/destdir$rule" <(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ".$rule") ||
-	{ echo "install-files: make install and the package install different rules" >&2; exit 1; }
+	die "make install and the package install different rules"
 echo "install-files: same $(wc -l <"$work/in-deb") files and modes as make install; the rule in $udevdir"

@@ -22,12 +22,12 @@
 set -euo pipefail
 
 [ $# -gt 0 ] || { echo "usage: $0 RELEASE..." >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+# The work directory in /var/tmp: it holds a chroot per release.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=readme-fresh lib_tmp=/var/tmp prog=readme-fresh
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
-die() {
-	echo "readme-fresh: $*" >&2
-	exit 1
-}
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mounts)"
 
 # readme_command NAME: the indented line after the marker NAME.
@@ -50,18 +50,6 @@ for step in "${steps[@]}"; do
 	printf 'README %-12s %s\n' "$step:" "$cmd"
 done
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/readme-fresh.XXXXXX")
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	local rc=$?
-	if findmnt -rn -o TARGET | grep -q "^$work"; then
-		echo "readme-fresh: mounts left under $work; not removing it" >&2
-		exit 1
-	fi
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
 # What a clone of the repository holds: the files git tracks.
 git -C "$top" ls-files -z | while IFS= read -r -d '' f; do [ ! -e "$top/$f" ] || printf '%s\0' "$f"; done |
 	tar -C "$top" --null -T - -cf "$work/checkout.tar"

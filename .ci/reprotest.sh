@@ -15,30 +15,18 @@
 set -euo pipefail
 
 release=${1:-trixie}
-top=$(cd "$(dirname "$0")/.." && pwd)
+# The work directory in /var/tmp: it holds the chroot.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=reprotest lib_tmp=/var/tmp prog="reprotest $release"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 debversion=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
-die() {
-	echo "reprotest $release: $*" >&2
-	exit 1
-}
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mounts)"
 tarball=$("$top/.ci/chroot-tarball.sh" "$release")
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/reprotest.XXXXXX")
 root=$work/root
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	local rc=$?
-	if findmnt -rn -o TARGET | grep -q "^$root"; then
-		echo "reprotest: mounts left under $root; not removing it" >&2
-		exit 1
-	fi
-	rm -rf "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
 t0=$SECONDS
 mkdir "$root"
 tar -C "$root" -xf "$tarball"

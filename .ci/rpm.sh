@@ -11,15 +11,14 @@
 # machine, which its fast tier has just run); the spec's %check must still be there.
 set -euo pipefail
 outdir=${1:-}
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=rpm prog=FAIL
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 spec=$top/packaging/rpm/$pkg.spec
 
-die() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 section() { printf '\n=== %s\n' "$*"; }
 
 start=$SECONDS
@@ -29,10 +28,8 @@ if [ "${CI:-}" = true ]; then
 fi
 [ "$(sed -n 's/^Version: *//p' "$spec")" = "$version" ] || die "the spec's Version is not VERSION ($version)"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/rpm.XXXXXX")
 # The suite runs the helper as nobody on files of the build tree: it must be readable.
 chmod 0755 "$work"
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/SOURCES"
 make -s -C "$top" dist DIST_TARBALL="$work/SOURCES/$pkg-$version.tar.gz" >/dev/null
 
@@ -57,16 +54,11 @@ srpm=$(find "$work/SRPMS" -name "$pkg-$version-*.src.rpm")
 { [ -f "$rpm" ] && [ -f "$srpm" ]; } || die "no RPM built"
 
 section "the RPM installs what make install installs"
-# Documentation (%doc, %license) and the build-id links are the packaging's own; man pages
-# are compressed by rpm.
-rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$rpm" | awk '$1 !~ /^d/' |
-	grep -v -e ' /usr/share/doc/' -e ' /usr/share/licenses/' -e ' /usr/lib/.build-id/' |
-	sed -e 's/^-rwxr-xr-x/755/' -e 's/^-rw-r--r--/644/' -e 's/\.gz$//' | sort >"$work/in-rpm"
+package_list "$rpm" >"$work/in-rpm"
 mkdir "$work/mi"
 tar -C "$work/mi" -xzf "$work/SOURCES/$pkg-$version.tar.gz"
-make -s -C "$work/mi/$pkg-$version" install DESTDIR="$work/destdir" PREFIX=/usr \
-	UDEVDIR=/usr/lib/udev >/dev/null
-(cd "$work/destdir" && find . ! -type d -printf '%m /%P\n') | sort >"$work/in-destdir"
+install_list "$work/mi/$pkg-$version" "$work/destdir" PREFIX=/usr UDEVDIR=/usr/lib/udev \
+	>"$work/in-destdir"
 diff -u "$work/in-destdir" "$work/in-rpm" || die "make install and the RPM differ"
 [ "$(rpm -qp --configfiles "$rpm")" = /etc/hyperv-scheduler.conf ] || die "the config is not %config"
 rpm -qp --qf '[%{FILEFLAGS:fflags} %{FILENAMES}\n]' "$rpm" >"$work/flags"

@@ -28,15 +28,15 @@ set -euo pipefail
 
 [ $# = 2 ] || { echo "usage: $0 RELEASE OUTDIR" >&2; exit 2; }
 release=$1
-top=$(cd "$(dirname "$0")/.." && pwd)
+# The work directory in /var/tmp: it holds the build.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=sbuild lib_tmp=/var/tmp prog="sbuild $release"
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 debversion=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 arch=$(dpkg --print-architecture)
-die() {
-	echo "sbuild $release: $*" >&2
-	exit 1
-}
 [ "$(id -u)" = 0 ] || die "needs root (the build user, the chroot tarball)"
 [ "${debversion%-*}" = "$version" ] || die "debian/changelog has $debversion, VERSION $version"
 if [ "${CI:-}" = true ]; then
@@ -49,12 +49,6 @@ mkdir -p "$2"
 outdir=$(cd "$2" && pwd)
 rm -f "$outdir/${pkg}_"* "$outdir/${pkg}-dbgsym_"*
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/sbuild.XXXXXX")
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	rm -rf "$work"
-}
-trap cleanup EXIT
 chmod 0755 "$work"
 as_user() { setpriv --reuid="$user" --regid="$user" --init-groups env HOME="$(getent passwd "$user" | cut -d: -f6)" USER="$user" LOGNAME="$user" "$@"; }
 

@@ -9,14 +9,13 @@
 set -euo pipefail
 
 [ $# = 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=source-package prog=source-package
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 debversion=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
-die() {
-	echo "source-package: $*" >&2
-	exit 1
-}
 [ "${debversion%-*}" = "$version" ] || die "debian/changelog has $debversion, VERSION $version"
 if [ "${CI:-}" = true ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \

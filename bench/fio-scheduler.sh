@@ -6,6 +6,10 @@
 set -Eeuo pipefail
 
 prog=${0##*/}
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=fio-scheduler
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 
 rounds=5
 runtime=5
@@ -73,11 +77,6 @@ with the defaults and four schedulers, 2.3 with two.
 EOF
 }
 
-die() {
-	printf '%s: %s\n' "$prog" "$*" >&2
-	exit 1
-}
-
 note() {
 	printf '%s\n' "$*" >&2
 }
@@ -91,7 +90,6 @@ declare -A orig_tun=()
 loop_file=
 loop_dev=
 test_file=
-work_dir=
 
 queue_dir() {
 	printf '/sys/block/%s/queue' "$1"
@@ -166,7 +164,7 @@ restore_queue_state() {
 }
 
 cleanup() {
-	local rc=$? dev
+	local dev
 	trap '' INT TERM HUP PIPE
 	trap - ERR
 	set +e
@@ -185,11 +183,9 @@ cleanup() {
 		rm -f -- "$loop_file"
 	fi
 	[[ -n $test_file ]] && rm -f -- "$test_file"
-	[[ -n $work_dir ]] && rm -rf -- "$work_dir"
-	exit "$rc"
 }
 
-trap cleanup EXIT
+at_exit+=(cleanup)
 trap 'note "$prog: interrupted"; exit 130' INT
 trap 'note "$prog: terminated"; exit 143' TERM
 trap 'note "$prog: hangup"; exit 129' HUP
@@ -485,9 +481,9 @@ prefill() {
 	local path=$1 bytes=$2
 	note "writing $((bytes / 1048576)) MiB to $path once before measuring"
 	fio --name=prefill --filename="$path" --rw=write --bs=1M --size="$bytes" \
-		--direct=1 --ioengine=libaio --iodepth=8 --output="$work_dir/prefill.log" \
-		>/dev/null 2>"$work_dir/prefill.err" ||
-		die "cannot write '$path' with O_DIRECT: $(tail -n 3 "$work_dir/prefill.err" | tr '\n' ' ')(tmpfs and some FUSE filesystems refuse direct I/O)"
+		--direct=1 --ioengine=libaio --iodepth=8 --output="$work/prefill.log" \
+		>/dev/null 2>"$work/prefill.err" ||
+		die "cannot write '$path' with O_DIRECT: $(tail -n 3 "$work/prefill.err" | tr '\n' ' ')(tmpfs and some FUSE filesystems refuse direct I/O)"
 }
 
 setup_loop_target() {
@@ -553,8 +549,6 @@ setup_raw_target() {
 	prefill "$target_path" "$size_bytes"
 }
 
-work_dir=$(mktemp -d -t fio-scheduler.XXXXXX)
-
 if [[ $target == loop ]]; then
 	setup_loop_target
 elif [[ -b $target ]]; then
@@ -614,7 +608,7 @@ virt_desc() {
 		"${vm:--}" "${ct:--}" "${hv:--}" "$flag"
 }
 
-machine_file=$work_dir/machine.tsv
+machine_file=$work/machine.tsv
 {
 	printf 'kernel\t%s\n' "$(uname -r)"
 	printf 'cpus\t%s (%s)\n' "$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
@@ -648,7 +642,7 @@ printf -- '- plan: %s rounds x %s schedulers (%s) x 2 workloads = %s runs, about
 
 # --- the runs -------------------------------------------------------------
 
-index=$work_dir/index.tsv
+index=$work/index.tsv
 : >"$index"
 started=$SECONDS
 n=0
@@ -659,13 +653,13 @@ for ((r = 0; r < rounds; r++)); do
 		set_scheduler "$disk" "$s"
 		for wl in "${workloads[@]}"; do
 			n=$((n + 1))
-			out=$work_dir/run-$n.json
+			out=$work/run-$n.json
 			read -r load _ </proc/loadavg
 			fio --name="$wl" --filename="$target_path" --rw="$wl" --bs=4k --direct=1 \
 				--ioengine=libaio --iodepth=16 --numjobs=1 --size="$size_bytes" \
 				--time_based --runtime="$runtime" --ramp_time="$ramp" \
-				--output-format=json --output="$out" >/dev/null 2>"$work_dir/fio.err" ||
-				die "fio failed on '$target_path' ($s, $wl): $(tail -n 3 "$work_dir/fio.err" | tr '\n' ' ')"
+				--output-format=json --output="$out" >/dev/null 2>"$work/fio.err" ||
+				die "fio failed on '$target_path' ($s, $wl): $(tail -n 3 "$work/fio.err" | tr '\n' ' ')"
 			now=$(current_scheduler "$disk")
 			[[ $now == "$s" ]] || die "the scheduler of $disk changed from '$s' to '$now' during a run; is a udev rule (such as hyperv-scheduler's) setting it?"
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$((r + 1))" "$n" "$s" "$wl" "$load" "$out" >>"$index"
@@ -679,5 +673,5 @@ elapsed=$((SECONDS - started))
 
 settings=$(printf '{"rounds": %d, "runtime_s": %d, "ramp_s": %d, "size_bytes": %d, "schedulers": "%s", "baseline": "%s", "bs": "4k", "iodepth": 16, "numjobs": 1, "ioengine": "libaio", "direct": 1, "elapsed_s": %d}' \
 	"$rounds" "$runtime" "$ramp" "$size_bytes" "${scheds[*]}" "$baseline" "$elapsed")
-python3 -c "$py" collect "$index" "$machine_file" "$settings" "$work_dir/results.json"
-python3 -c "$py" report "$work_dir/results.json" "$json_out"
+python3 -c "$py" collect "$index" "$machine_file" "$settings" "$work/results.json"
+python3 -c "$py" report "$work/results.json" "$json_out"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # build-package.sh deb|rpm: the package for the system this runs on, built from this checkout
 # into ./build/ (`make deb`, `make rpm`). It installs nothing. When a build dependency is
 # missing it names each one and prints the command that installs them, and exits 1.
@@ -11,17 +11,15 @@
 # rpm: packaging/rpm/hyperv-scheduler.spec with rpmbuild, from a tarball of the same files, in
 # build/rpm; the RPM lands in build/. Where rpm has no package database of its own (Debian),
 # rpmbuild cannot check BuildRequires and is given --nodeps.
-set -eu
+set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name='build-package'
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../tests/lib.sh"
 pkg=hyperv-scheduler
 version=$(cat "$top/VERSION")
 build=$top/build
-
-die() {
-	echo "make $kind: $*" >&2
-	exit 1
-}
 
 # copy_tree DEST: the tree as a checkout has it, without build output.
 copy_tree() {
@@ -103,6 +101,7 @@ build_rpm() {
 }
 
 kind=${1:-}
+prog="make $kind"
 mkdir -p "$build"
 case $kind in
 deb) build_deb ;;

@@ -7,8 +7,9 @@
 # bash; it sets no shell options, so each script keeps its own (bench and .ci stop at the first
 # error, the tests do not).
 #
-# Before sourcing, a script may set lib_name (names the work directory) and prog (names it in
-# die's messages). It adds its own cleanup to the at_exit array (run last added, first) rather
+# Before sourcing, a script may set lib_name (names the work directory), lib_tmp (where it goes
+# when TMPDIR is unset; default /tmp: /var/tmp for big files), prog (names it in die's messages)
+# and die_status. It adds its own cleanup to the at_exit array (run last added, first) rather
 # than trapping EXIT itself.
 
 # shellcheck disable=SC2034 # for the scripts that source this
@@ -20,13 +21,13 @@ MKTREE=$top/tests/fixtures/mktree.sh
 FIXTURES=$top/tests/fixtures
 
 # die MESSAGE...: stops the script with "PROG: MESSAGE" on standard error, PROG its prog or,
-# unset, its file name.
+# unset, its file name; the exit status is die_status, 1 unless set (2 for bad use, say).
 die() {
         printf '%s: %s\n' "${prog:-${0##*/}}" "$*" >&2
-        exit 1
+        exit "${die_status:-1}"
 }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/hyperv-scheduler-${lib_name:-test}.XXXXXX") || exit 1
+work=$(mktemp -d "${TMPDIR:-${lib_tmp:-/tmp}}/hyperv-scheduler-${lib_name:-test}.XXXXXX") || exit 1
 loops=() loop_files=() loop_schedulers=() at_exit=()
 
 # The exit status the script ends with is in $lib_status for the at_exit commands.
@@ -47,6 +48,13 @@ lib_cleanup() {
                         echo "cannot restore the scheduler of ${loops[$i]}" >&2
                 losetup -d "${loops[$i]}" || echo "cannot detach ${loops[$i]}" >&2
         done
+        # A mount left under the work directory may be the machine's /sys or /dev bound into a
+        # chroot: rm -rf would go through it. Kept, and the script fails. A chroot without /proc
+        # has no mount table to read, and findmnt says so on every exit: quiet.
+        if findmnt -rn -o TARGET 2>/dev/null | awk -v w="$work" '$0 == w || index($0, w "/") == 1 { f = 1 } END { exit !f }'; then
+                echo "${prog:-${0##*/}}: mounts left under $work; not removing it" >&2
+                exit $((lib_status ? lib_status : 1))
+        fi
         rm -rf "$work"
 }
 trap lib_cleanup EXIT
@@ -165,6 +173,46 @@ copy_tree() {
         (cd "$top" && git ls-files -z -c -o --exclude-standard |
                 xargs -0 sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' sh |
                 tar --null -T - -cf -) | tar -C "$1" -xf -
+}
+
+# install_list SRCDIR DESTDIR [VARIABLE=VALUE...]: `make install` of the tree SRCDIR into DESTDIR
+# (with these make variables), then what it installed, in package_list's form: the man pages
+# named as the packages compress them (.gz).
+install_list() {
+        local src=$1 dest=$2
+        shift 2
+        make -s -C "$src" install DESTDIR="$dest" "$@" >/dev/null || return
+        (cd "$dest" && find . ! -type d -printf '%#m /%P\n') | sed 's/\.\([58]\)$/.\1.gz/' | LC_ALL=C sort
+}
+
+# package_list FILE: what the .deb or RPM FILE installs, one "MODE /PATH" a line (0644), sorted;
+# not the documentation nor the RPM's build-id links, which are the packaging's own. A mode but
+# 0755 and 0644 stays as ls writes it, and so differs from install_list's.
+package_list() {
+        case $1 in
+        *.deb) dpkg-deb --fsys-tarfile "$1" | tar -tvf - | awk '$1 !~ /^d/ { print $1, substr($6, 2) }' ;;
+        *.rpm) rpm -qp --qf '[%{FILEMODES:perms} %{FILENAMES}\n]' "$1" | awk '$1 !~ /^d/' ;;
+        *) echo "package_list: not a .deb or .rpm: $1" >&2; return 1 ;;
+        esac | grep -v -e ' /usr/share/doc/' -e ' /usr/share/licenses/' -e ' /usr/lib/\.build-id/' |
+                sed -e 's/^-rwxr-xr-x /0755 /' -e 's/^-rw-r--r-- /0644 /' | LC_ALL=C sort
+}
+
+# check_report FILE VERSION: the installed helper's --dry-run --json report in FILE parses,
+# names VERSION and the shipped config, a known verdict, and a known action for every disk.
+# Prints "report parses: verdict V, N disks", or fails naming the value that is wrong. Python:
+# autopkgtest's testbed has python3 (debian/tests Depends), not jq.
+check_report() {
+        python3 - "$1" "$2" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["version"] == sys.argv[2], report["version"]
+assert report["machine"]["verdict"] in (
+    "hyperv-guest", "hyperv-root", "other-hypervisor", "bare-metal", "unknown"), report["machine"]
+assert report["policy"]["config"] == "/etc/hyperv-scheduler.conf", report["policy"]
+for d in report["devices"]:
+    assert d["action"] in ("would-change", "already", "skipped"), d
+print(f"report parses: verdict {report['machine']['verdict']}, {len(report['devices'])} disks")
+PY
 }
 
 # UDEV_ROOT: a root directory holding another release's udev (a minbase chroot of Debian 13 or

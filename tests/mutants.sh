@@ -9,15 +9,16 @@
 # test run: one that hangs is a kill. MUTANTS_ONLY=TEXT runs only the mutants whose header
 # line contains TEXT.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit
+cd "$(dirname "$0")/.." || exit
 list=tests/mutants.txt
 jobs=${MUTANTS_JOBS:-2}
 limit=${MUTANTS_TIMEOUT:-300}
 # The copy's own binaries, whatever the caller set.
 unset MEMCHECK SANITIZE HELPER TESTFACTS RULE
-
-die() { echo "mutants: $*" >&2; exit 1; }
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=mutants prog=mutants
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 # The list: "== FILE GUARD: WHAT IT BREAKS", then the original text, one "- LINE" each, then
 # its replacement, one "+ LINE" each (none: the original is deleted).
@@ -64,10 +65,6 @@ with open(path, "w") as f:
 EOF
 }
 
-# shellcheck disable=SC2034 # read by tests/lib.sh
-lib_name=mutants
-# shellcheck source=tests/lib.sh
-. tests/lib.sh
 # The suite runs the helper as nobody on the copy's fixtures.
 chmod 0755 "$work"
 

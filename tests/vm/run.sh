@@ -10,6 +10,11 @@
 # mmdebstrap needs arch-test (only recommended) to build the arm64 image: without it that
 # image fails with "install arch-test for foreign architecture support".
 set -euo pipefail
+# The work directory in /var/tmp: it holds the images.
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=vm lib_tmp=/var/tmp prog=check-vm die_status=2
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 mirror=${VM_MIRROR:-http://deb.debian.org/debian}
 # One boot is 25-60 s here under TCG; arm64 about three times that.
@@ -18,11 +23,6 @@ arm64_seconds=${VM_ARM64_SECONDS:-600}
 slots=${VM_SLOTS:-2}
 efi=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 binfmt=/proc/sys/fs/binfmt_misc
-
-die() {
-	echo "check-vm: $*" >&2
-	exit 2
-}
 
 [ "$(id -u)" = 0 ] || die "needs root (mmdebstrap --mode=root, mke2fs -d of a root-owned tree)"
 missing=()
@@ -35,9 +35,8 @@ done
 [ -f "$efi" ] || missing+=("$efi (Debian package qemu-efi-aarch64)")
 [ ${#missing[@]} = 0 ] || die "missing: ${missing[*]}"
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/hyperv-scheduler-vm.XXXXXX")
 mounted_binfmt='' registered_binfmt=''
-cleanup() {
+stop_all() {
 	local p
 	set +e
 	# Lanes and builds run in their own process groups (set -m); qemu runs under timeout, in
@@ -51,15 +50,8 @@ cleanup() {
 	wait 2>/dev/null || true
 	[ -z "$registered_binfmt" ] || echo -1 >"$binfmt/qemu-aarch64" || true
 	[ -z "$mounted_binfmt" ] || umount "$binfmt" || true
-	# mmdebstrap mounts only in private namespaces; should anything still be mounted under
-	# the work directory, removing it could reach into this machine's /sys or /dev.
-	if findmnt -rn -o TARGET | grep -qF "$work"; then
-		echo "check-vm: mounts left under $work; not removing it" >&2
-		return
-	fi
-	rm -rf "$work"
 }
-trap cleanup EXIT
+at_exit+=(stop_all)
 trap 'exit 130' INT TERM
 
 for suite in bookworm trixie; do
