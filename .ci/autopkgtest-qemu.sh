@@ -82,18 +82,12 @@ if [ -z "${MIRROR:-}" ]; then
 	[ -n "$MIRROR" ] || die_status=2 die "no Debian archive in apt's sources here: set MIRROR"
 fi
 
-runs=()
 chmod 0755 "$work"
-stop_runs() {
+# Any guest of the autopkgtest run left. The wrapper execs qemu: the pids it wrote are qemu's.
+# Only those processes are ended, and only while they still run a guest of this run.
+stop_guests() {
 	local pid
 	set +e
-	# The autopkgtest runs still going, each a process group of its own (autopkgtest, its
-	# virt server, their helpers), then any guest of theirs left.
-	for pid in "${runs[@]}"; do
-		[ -z "$pid" ] || kill -- "-$pid" 2>/dev/null
-	done
-	# The wrapper execs qemu: the pids it wrote are qemu's. Only those processes are ended,
-	# and only while they still run a guest of this run.
 	for pid in "$work"/pids/*; do
 		pid=${pid##*/}
 		if grep -qaF "$work/" "/proc/$pid/cmdline" 2>/dev/null; then
@@ -101,7 +95,7 @@ stop_runs() {
 		fi
 	done
 }
-at_exit+=(stop_runs)
+at_exit+=(stop_guests)
 trap 'exit 130' INT TERM
 
 # ---------------------------------------------------------------------------------------
