@@ -277,8 +277,10 @@ coverage:
 # Shell scripts
 # Every shell script in the tree: the sourced *.sh and each file whose first line runs sh or
 # bash (debian/'s maintainer scripts too), less build output. -x follows the `source` lines.
+# Then shfmt's diff: one style (its default, tabs), which `make shfmt` writes.
 SHELLCHECK ?= shellcheck
-shellcheck:
+SHFMT ?= shfmt
+shellcheck shfmt:
 	@files=$$(find . \( -name .git -o -path ./tests/fuzz/build -o -path ./debian/hyperv-scheduler \
 		-o -path ./debian/.debhelper -o -path ./debian/tmp \) -prune -o -type f -print | \
 		LC_ALL=C sort | while read -r f; do \
@@ -288,7 +290,10 @@ shellcheck:
 				echo "$$f"; fi ;; \
 			esac; \
 		done) && \
+	if [ $@ = shfmt ]; then $(SHFMT) -w $$files; exit; fi && \
 	echo "shellcheck: $$(echo $$files | wc -w) scripts" && \
-	$(SHELLCHECK) -x $$files
+	$(SHELLCHECK) -x $$files && \
+	{ command -v $(SHFMT) >/dev/null || { echo "shellcheck: no $(SHFMT) (apt-get install shfmt)" >&2; exit 1; }; } && \
+	$(SHFMT) -d $$files && echo "shfmt: one style"
 
-.PHONY: shellcheck
+.PHONY: shellcheck shfmt

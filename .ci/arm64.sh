@@ -22,7 +22,7 @@ lib_name=arm64 prog=arm64
 section() { printf '\n=== %s\n' "$*"; }
 # verdict FILE: the machine verdict in a --json report.
 verdict() {
-        sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p' "$1" | head -n 1
+	sed -n 's/.*"verdict": "\([^"]*\)".*/\1/p' "$1" | head -n 1
 }
 
 start=$SECONDS
@@ -34,9 +34,9 @@ dpkg --add-architecture arm64
 "${apt[@]}" update
 # pkgconf:arm64 brings aarch64-linux-gnu-pkg-config, which reads the arm64 .pc files only.
 "${apt[@]}" install -y --no-install-recommends \
-        make gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu \
-        libudev-dev:arm64 check:arm64 pkgconf:arm64 qemu-user util-linux \
-        ${debdir:+debhelper dpkg-dev scdoc}
+	make gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu \
+	libudev-dev:arm64 check:arm64 pkgconf:arm64 qemu-user util-linux \
+	${debdir:+debhelper dpkg-dev scdoc}
 apt_time=$((SECONDS - start))
 
 start=$SECONDS
@@ -48,10 +48,10 @@ tar -C "$top" --exclude=./.git -cf - . | tar -C "$work/src" -xf -
 cd "$work/src"
 make clean >/dev/null
 make -j"$(nproc)" CC=aarch64-linux-gnu-gcc PKG_CONFIG=aarch64-linux-gnu-pkg-config WERROR=1 \
-        hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts
+	hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts
 for bin in hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts; do
-        aarch64-linux-gnu-readelf -h "$bin" | grep -q 'Machine: *AArch64' ||
-                die "$bin is not an AArch64 binary"
+	aarch64-linux-gnu-readelf -h "$bin" | grep -q 'Machine: *AArch64' ||
+		die "$bin is not an AArch64 binary"
 done
 
 section "unit tests under qemu-aarch64"
@@ -65,26 +65,29 @@ host_verdict=$(verdict "$work/host.json")
 [ -n "$host_verdict" ] || die "no verdict in the report on this machine"
 # With no CPUID only VMBus can make a guest; this machine has none unless it really is one.
 if [ ! -e /sys/bus/vmbus ] && [ "$host_verdict" = hyperv-guest ]; then
-        die "verdict hyperv-guest on a machine without /sys/bus/vmbus"
+	die "verdict hyperv-guest on a machine without /sys/bus/vmbus"
 fi
 
 section "dry run on the fake Azure tree"
 in_tree "$(make_tree azure)" qemu-aarch64 ./hyperv-scheduler --dry-run --json -c /dev/null |
-        tee "$work/azure.json"
+	tee "$work/azure.json"
 [ "$(verdict "$work/azure.json")" = hyperv-guest ] || die "the fake Azure tree is not a Hyper-V guest"
 grep -q '"flavour": \["azure"' "$work/azure.json" || die "the DMI of the fake Azure tree was not read"
 grep -q '"name": "sda", .*"target": "none"' "$work/azure.json" ||
-        die "sda of the fake Azure tree was not given the none scheduler"
+	die "sda of the fake Azure tree was not given the none scheduler"
 
 if [ -n "$debdir" ]; then
-        section "the arm64 .deb, cross-built"
-        make clean >/dev/null
-        DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -B -a arm64 -d >"$work/deb.log" 2>&1 ||
-                { tail -n 30 "$work/deb.log"; die "dpkg-buildpackage -a arm64 failed"; }
-        deb=$(find "$work" -maxdepth 1 -name 'hyperv-scheduler_*_arm64.deb')
-        [ -n "$deb" ] || die "no arm64 .deb built"
-        cp "$deb" "$debdir/"
-        echo "arm64: ${deb##*/} in $debdir"
+	section "the arm64 .deb, cross-built"
+	make clean >/dev/null
+	DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -B -a arm64 -d >"$work/deb.log" 2>&1 ||
+		{
+			tail -n 30 "$work/deb.log"
+			die "dpkg-buildpackage -a arm64 failed"
+		}
+	deb=$(find "$work" -maxdepth 1 -name 'hyperv-scheduler_*_arm64.deb')
+	[ -n "$deb" ] || die "no arm64 .deb built"
+	cp "$deb" "$debdir/"
+	echo "arm64: ${deb##*/} in $debdir"
 fi
 
 echo

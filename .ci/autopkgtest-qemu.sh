@@ -56,7 +56,10 @@ while [ $# -gt 0 ]; do
 		suite=$2
 		shift 2
 		;;
-	--image-only) image_only=yes; shift ;;
+	--image-only)
+		image_only=yes
+		shift
+		;;
 	*) break ;;
 	esac
 done
@@ -178,7 +181,10 @@ if ! fresh; then
 		--customize-hook='chroot "$1" systemctl enable systemd-networkd.service' \
 		--customize-hook="'$setup_testbed' \"\$1\"" \
 		"$suite" "$tree" "$MIRROR" >"$work/image.log" 2>&1 ||
-		{ tail -n 30 "$work/image.log" >&2; die "cannot build the $suite image"; }
+		{
+			tail -n 30 "$work/image.log" >&2
+			die "cannot build the $suite image"
+		}
 	# setup-testbed copied this machine's resolv.conf in for the build: the guest's is QEMU's.
 	echo "nameserver 10.0.2.3" >"$tree/etc/resolv.conf"
 	set -- "$tree"/boot/vmlinuz-*

@@ -11,7 +11,10 @@
 # the archive), the tarball's apt is told the same. Needs root. Output: only the path.
 set -euo pipefail
 
-[ $# -ge 1 ] || { echo "usage: $0 RELEASE [PACKAGE...]" >&2; exit 2; }
+[ $# -ge 1 ] || {
+	echo "usage: $0 RELEASE [PACKAGE...]" >&2
+	exit 2
+}
 release=$1
 shift
 # shellcheck disable=SC2034 # read by tests/lib.sh
@@ -50,7 +53,11 @@ log=$cache/$name.log
 # mmdebstrap reads the format from the name.
 tmp=$cache/$name.new.tar
 mmdebstrap --mode=root --variant=minbase "${opts[@]}" "$release" "$tmp" "$MIRROR" \
-	>"$log" 2>&1 || { tail -n 20 "$log" >&2; rm -f "$tmp"; die "mmdebstrap failed"; }
+	>"$log" 2>&1 || {
+	tail -n 20 "$log" >&2
+	rm -f "$tmp"
+	die "mmdebstrap failed"
+}
 chmod 0644 "$tmp"
 mv "$tmp" "$tarball"
 echo "$tarball"

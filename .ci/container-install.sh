@@ -43,7 +43,10 @@
 # 'package: container-install: …' with the counts and the time.
 set -euo pipefail
 
-[ $# = 2 ] || { echo "usage: $0 DEB RPM" >&2; exit 2; }
+[ $# = 2 ] || {
+	echo "usage: $0 DEB RPM" >&2
+	exit 2
+}
 deb=$(realpath "$1")
 rpm=$(realpath "$2")
 # shellcheck disable=SC2034 # read by tests/lib.sh
@@ -105,7 +108,11 @@ if [ ! -f "$tarball" ]; then
 		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		bookworm "$new_tarball" "$mirror" >"$work/mmdebstrap.log" 2>&1 ||
-		{ tail -n 20 "$work/mmdebstrap.log"; rm -f "$new_tarball"; die "mmdebstrap failed"; }
+		{
+			tail -n 20 "$work/mmdebstrap.log"
+			rm -f "$new_tarball"
+			die "mmdebstrap failed"
+		}
 	mv "$new_tarball" "$tarball"
 fi
 mkdir "$work/tree"
@@ -262,7 +269,7 @@ check_case() {
 		elif [ "$want" = keep ] && grep -q 'cannot write' "$work/out"; then
 			fail "$name ($kind): the helper ran: $(grep -m1 'cannot write' "$work/out")"
 		else
-			echo "PASS: $name ($kind): $loop $( [ "$want" = keep ] && echo "stays on mq-deadline" || echo "changes to none")"
+			echo "PASS: $name ($kind): $loop $([ "$want" = keep ] && echo "stays on mq-deadline" || echo "changes to none")"
 		fi
 	done
 }

@@ -21,7 +21,10 @@
 # the policy only where the root's own udev manages the devices, which a chroot is not.
 set -euo pipefail
 
-[ $# -gt 0 ] || { echo "usage: $0 RELEASE..." >&2; exit 2; }
+[ $# -gt 0 ] || {
+	echo "usage: $0 RELEASE..." >&2
+	exit 2
+}
 # The work directory in /var/tmp: it holds a chroot per release.
 # shellcheck disable=SC2034 # read by tests/lib.sh
 lib_name=readme-fresh lib_tmp=/var/tmp prog=readme-fresh

@@ -82,7 +82,10 @@ after() {
 	for name; do
 		flock -s "$logs/$name.lock" true
 		read -r rc _ <"$logs/$name.status"
-		[ "$rc" = 0 ] || { echo "not run: $name did not pass"; return 1; }
+		[ "$rc" = 0 ] || {
+			echo "not run: $name did not pass"
+			return 1
+		}
 	done
 	t0=$(date +%s)
 }
@@ -91,7 +94,10 @@ after() {
 # for, from the second line of bash's `times` (the shell's children); "?" without the file.
 # A process nobody waited for (a daemon) is not in it.
 cpu_seconds() {
-	[ -s "$1" ] || { echo '?'; return; }
+	[ -s "$1" ] || {
+		echo '?'
+		return
+	}
 	sed -n 2p "$1" | sed 's/m/ /g; s/s//g' | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }'
 }
 
@@ -166,7 +172,7 @@ tier_start
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential pkg-config libudev-dev check scdoc udev clang libclang-rt-14-dev \
-	python3 util-linux valgrind gdb shellcheck
+	python3 util-linux valgrind gdb shellcheck shfmt
 # clang builds in a copy of the tree, where memcheck (below) builds again with gcc, plain, for
 # valgrind; gcc's build with the sanitizers stays in the tree, for the suite here and on the
 # build hosts.

@@ -26,7 +26,10 @@
 # cases run and skipped, lintian's tags, times.
 set -euo pipefail
 
-[ $# = 2 ] || { echo "usage: $0 RELEASE OUTDIR" >&2; exit 2; }
+[ $# = 2 ] || {
+	echo "usage: $0 RELEASE OUTDIR" >&2
+	exit 2
+}
 release=$1
 # The work directory in /var/tmp: it holds the build.
 # shellcheck disable=SC2034 # read by tests/lib.sh
@@ -76,10 +79,16 @@ opts=()
 	--build-dir="$work/out" "$dsc") >"$work/sbuild.out" 2>&1 || status=$?
 t_build=$((SECONDS - t0))
 log=$(find "$work/out" -maxdepth 1 -type f -name "${pkg}_${debversion}_$arch*.build" | head -n 1)
-[ -n "$log" ] || { tail -n 40 "$work/sbuild.out"; die "sbuild left no log"; }
+[ -n "$log" ] || {
+	tail -n 40 "$work/sbuild.out"
+	die "sbuild left no log"
+}
 cp "$log" "$outdir/${pkg}_${debversion}_$arch.build"
 log=$outdir/${pkg}_${debversion}_$arch.build
-[ "$status" = 0 ] || { tail -n 60 "$log"; die "sbuild failed ($status); the log: $log"; }
+[ "$status" = 0 ] || {
+	tail -n 60 "$log"
+	die "sbuild failed ($status); the log: $log"
+}
 
 grep -E '^(FAIL|SKIP): ' "$log" || true
 units=$(grep -Em1 '^100%: Checks: [0-9]+, Failures: 0, Errors: 0$' "$log") || die "the unit tests did not run"
@@ -122,7 +131,10 @@ cp "$work/autopkgtest-tmp/log" "$outdir/autopkgtest.log"
 cp "$work/autopkgtest-tmp/out/summary" "$outdir/autopkgtest-summary" 2>/dev/null || true
 cat "$outdir/autopkgtest-summary" 2>/dev/null || tail -n 30 "$outdir/autopkgtest.log"
 # 2: a test skipped (loop-scheduler without a machine, udev-verify on udev 252).
-[ "$rc" = 0 ] || [ "$rc" = 2 ] || { tail -n 30 "$outdir/autopkgtest.log"; die "autopkgtest failed ($rc)"; }
+[ "$rc" = 0 ] || [ "$rc" = 2 ] || {
+	tail -n 30 "$outdir/autopkgtest.log"
+	die "autopkgtest failed ($rc)"
+}
 # Each test once: autopkgtest (5.28) lists a test skipped for its restrictions twice.
 autopkgtest=$(awk '!seen[$1]++ { print $1 " " $2 }' "$outdir/autopkgtest-summary" | paste -sd, | sed 's/,/, /g')
 t_test=$((SECONDS - t1))

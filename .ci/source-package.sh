@@ -8,7 +8,10 @@
 # CI=true installs dpkg-dev and licensecheck first.
 set -euo pipefail
 
-[ $# = 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
+[ $# = 1 ] || {
+	echo "usage: $0 DIR" >&2
+	exit 2
+}
 # shellcheck disable=SC2034 # read by tests/lib.sh
 lib_name=source-package prog=source-package
 # shellcheck source=tests/lib.sh
@@ -40,7 +43,10 @@ make -s -C "$top" dist DIST_TARBALL="$dir/${pkg}_$version.orig.tar.gz" >/dev/nul
 tar -C "$dir" -xzf "$dir/${pkg}_$version.orig.tar.gz"
 tracked "$dir/$pkg-$version" debian
 (cd "$dir" && dpkg-source -b "$pkg-$version") >"$dir/dpkg-source.log" 2>&1 ||
-	{ cat "$dir/dpkg-source.log" >&2; die "dpkg-source -b failed"; }
+	{
+		cat "$dir/dpkg-source.log" >&2
+		die "dpkg-source -b failed"
+	}
 dsc=$dir/${pkg}_$debversion.dsc
 [ -f "$dsc" ] || die "no ${dsc##*/}"
 

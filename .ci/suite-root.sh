@@ -13,9 +13,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ $# = 1 ] || { echo "usage: $0 RELEASE" >&2; exit 2; }
+[ $# = 1 ] || {
+	echo "usage: $0 RELEASE" >&2
+	exit 2
+}
 release=$1
-[ "$(id -u)" = 0 ] || { echo "suite-root: needs root (a chroot, loop devices)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || {
+	echo "suite-root: needs root (a chroot, loop devices)" >&2
+	exit 1
+}
 
 # Build-Depends: names only, without versions or build profiles; of an alternative the last
 # (udev: every release has it, systemd-dev only from Debian 13).

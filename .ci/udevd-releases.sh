@@ -10,8 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ $# -ge 1 ] || { echo "usage: $0 RELEASE... (host for this machine's udev)" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "udevd-releases: needs root (loop devices, chroots)" >&2; exit 1; }
+[ $# -ge 1 ] || {
+	echo "usage: $0 RELEASE... (host for this machine's udev)" >&2
+	exit 2
+}
+[ "$(id -u)" = 0 ] || {
+	echo "udevd-releases: needs root (loop devices, chroots)" >&2
+	exit 1
+}
 work=$(mktemp -d "${TMPDIR:-/tmp}/udevd-releases.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # A plain build of its own, in a copy of the tree: the tree's may be built with the sanitizers

@@ -21,6 +21,9 @@ if [ "${BENCH_INSTALL:-}" != 1 ]; then
 	echo "bench: or let make bench run it: make bench BENCH_INSTALL=1" >&2
 	exit 1
 fi
-[ "$(id -u)" = 0 ] || { echo "bench: BENCH_INSTALL=1 needs root to run: $cmd" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || {
+	echo "bench: BENCH_INSTALL=1 needs root to run: $cmd" >&2
+	exit 1
+}
 echo "bench: missing ${missing[*]}; running: apt-get update && $cmd" >&2
 apt-get update -q && DEBIAN_FRONTEND=noninteractive $cmd

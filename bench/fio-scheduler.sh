@@ -206,17 +206,58 @@ is_count() {
 target=
 while (($#)); do
 	case $1 in
-	--rounds) need_value "$@"; rounds=$2; shift 2 ;;
-	--runtime) need_value "$@"; runtime=$2; shift 2 ;;
-	--ramp) need_value "$@"; ramp=$2; shift 2 ;;
-	--size) need_value "$@"; size=$2; shift 2 ;;
-	--schedulers) need_value "$@"; schedulers=$2; shift 2 ;;
-	--json) need_value "$@"; json_out=$2; shift 2 ;;
-	--report) need_value "$@"; report=$2; shift 2 ;;
-	--loop-dir) need_value "$@"; loop_dir=$2; shift 2 ;;
-	--overwrite-device) overwrite=1; shift ;;
-	-h | --help) usage; exit 0 ;;
-	--) shift; break ;;
+	--rounds)
+		need_value "$@"
+		rounds=$2
+		shift 2
+		;;
+	--runtime)
+		need_value "$@"
+		runtime=$2
+		shift 2
+		;;
+	--ramp)
+		need_value "$@"
+		ramp=$2
+		shift 2
+		;;
+	--size)
+		need_value "$@"
+		size=$2
+		shift 2
+		;;
+	--schedulers)
+		need_value "$@"
+		schedulers=$2
+		shift 2
+		;;
+	--json)
+		need_value "$@"
+		json_out=$2
+		shift 2
+		;;
+	--report)
+		need_value "$@"
+		report=$2
+		shift 2
+		;;
+	--loop-dir)
+		need_value "$@"
+		loop_dir=$2
+		shift 2
+		;;
+	--overwrite-device)
+		overwrite=1
+		shift
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--)
+		shift
+		break
+		;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*)
 		[[ -z $target ]] || die "more than one TARGET: '$target' and '$1'"
@@ -229,7 +270,10 @@ if (($#)); then
 	[[ -z $target && $# -eq 1 ]] || die "more than one TARGET"
 	target=$1
 fi
-[[ -n $target || -n $report ]] || { usage >&2; exit 2; }
+[[ -n $target || -n $report ]] || {
+	usage >&2
+	exit 2
+}
 
 is_count "$rounds" || die "--rounds must be a positive integer, not '$rounds'"
 is_count "$runtime" || die "--runtime must be a positive integer of seconds, not '$runtime'"

@@ -21,7 +21,10 @@ GUEST_CPUID=$FIXTURES/cpuid/hyperv-guest
 need() {
 	local t missing=() pkgs=()
 	for t; do
-		command -v "${t%%:*}" >/dev/null || { missing+=("${t%%:*}"); pkgs+=("${t#*:}"); }
+		command -v "${t%%:*}" >/dev/null || {
+			missing+=("${t%%:*}")
+			pkgs+=("${t#*:}")
+		}
 	done
 	[ ${#missing[@]} = 0 ] ||
 		die "${missing[*]} missing; on Debian or Ubuntu: apt-get install -y ${pkgs[*]}"
@@ -91,7 +94,10 @@ event_env_for() {
 # (callgrind's total Ir); -k keeps callgrind's profile in FILE for breakdown.
 instructions() {
 	local out=$work/callgrind.out
-	if [ "$1" = -k ]; then out=$2; shift 2; fi
+	if [ "$1" = -k ]; then
+		out=$2
+		shift 2
+	fi
 	rm -f "$out"
 	"${wrap[@]}" env -i "${event_env[@]}" "$(command -v valgrind)" --tool=callgrind \
 		--callgrind-out-file="$out" "$@" </dev/null >/dev/null 2>"$work/valgrind.err" ||
@@ -116,7 +122,10 @@ forks() {
 # after PREPARE (not timed). hyperfine starts COMMAND itself, without a shell in between.
 wall() {
 	local prepare=() cmd='' a
-	if [ "$1" = -p ]; then prepare=(--prepare "$2"); shift 2; fi
+	if [ "$1" = -p ]; then
+		prepare=(--prepare "$2")
+		shift 2
+	fi
 	[ "$any_status" = 0 ] || prepare+=(--ignore-failure)
 	for a; do cmd+="'${a//\'/\'\\\'\'}' "; done
 	"${wrap[@]}" env -i "${event_env[@]}" "$(command -v hyperfine)" -N --style none --warmup 3 \
@@ -252,7 +261,10 @@ describe_machine() {
 	say ""
 	say "- kernel $(uname -r), $(nproc) CPUs (${cpu:-unknown model}), load average $load at the start"
 	say "- virtualization (systemd-detect-virt): $virt"
-	list=$(IFS=,; echo "${tools[*]}")
+	list=$(
+		IFS=,
+		echo "${tools[*]}"
+	)
 	say "- ${list//,/, }"
 	say ""
 }

@@ -118,7 +118,10 @@ for c in 0 1 2; do
 	per=$(awk -v m="$m" -v n="$disks" 'BEGIN { printf "%.2f", m / n }')
 	added=$(awk -v m="$m" -v b="$m0" -v n="$disks" 'BEGIN { printf "%+.2f", (m - b) / n }')
 	storm=$(awk -v m="$m" -v b="$m0" 'BEGIN { printf "%+.1f", m - b }')
-	[ "$c" != 0 ] || { added="(base)"; storm="(base)"; }
+	[ "$c" != 0 ] || {
+		added="(base)"
+		storm="(base)"
+	}
 	rows+=("${labels[$c]}	${befores[$c]}	${counted[$c]}	$(ms "$m" "$lo" "$hi")	$per	$added	$storm")
 done
 if [ $azure = 1 ]; then

@@ -106,5 +106,8 @@ mkdir -p "$build"
 case $kind in
 deb) build_deb ;;
 rpm) build_rpm ;;
-*) echo "usage: $0 deb|rpm" >&2; exit 2 ;;
+*)
+	echo "usage: $0 deb|rpm" >&2
+	exit 2
+	;;
 esac

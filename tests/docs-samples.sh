@@ -16,12 +16,21 @@ lib_name=docs
 # shellcheck source=tests/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ $# = 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
+[ $# = 1 ] || {
+	echo "usage: $0 DIR" >&2
+	exit 2
+}
 out=$1
 mkdir -p "$out"
-[ "$(id -u)" = 0 ] || { echo "docs-samples: needs root (loop devices stand for the guest's disks)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || {
+	echo "docs-samples: needs root (loop devices stand for the guest's disks)" >&2
+	exit 1
+}
 for f in "$TESTFACTS" "$top/hyperv-scheduler.conf"; do
-	[ -e "$f" ] || { echo "docs-samples: no $f (make tests/hyperv-scheduler-testfacts)" >&2; exit 1; }
+	[ -e "$f" ] || {
+		echo "docs-samples: no $f (make tests/hyperv-scheduler-testfacts)" >&2
+		exit 1
+	}
 done
 
 tree=$(make_tree azure)
@@ -68,7 +77,10 @@ guest() {
 sample() {
 	local name=$1 prompt=$2 kind=$3
 	shift 3
-	{ echo "$prompt hyperv-scheduler $*"; guest "$kind" "$@"; } >"$out/$name"
+	{
+		echo "$prompt hyperv-scheduler $*"
+		guest "$kind" "$@"
+	} >"$out/$name"
 }
 
 # In the order of a trial: look, then apply, then look again.
@@ -89,7 +101,10 @@ print("$ hyperv-scheduler --dry-run --json sda")
 print("\n".join(l.rstrip() for l in lines))' "$(cat "$top/VERSION")" >"$out/json-sda"
 sample all '#' shipped --all
 sed -e '1d' -e 's/^/... hyperv-scheduler[...]: /' "$out/all" |
-	{ echo '$ journalctl -b -t hyperv-scheduler'; cat; } >"$out/journal"
+	{
+		echo '$ journalctl -b -t hyperv-scheduler'
+		cat
+	} >"$out/journal"
 sample dry-run-after '$' shipped --dry-run
 # What the helper says of a config file that cannot be read, and of a bad line.
 guest fifo --dry-run | grep '^hyperv-scheduler: ' >"$out/config-fifo"

@@ -25,26 +25,26 @@ lib_name=mutants prog=mutants
 files=() guards=() titles=() origs=() repls=()
 n=-1 lineno=0 bad=0
 while IFS= read -r line; do
-        lineno=$((lineno + 1))
-        case $line in
-        '#'* | '') ;;
-        '== '*)
-                n=$((n + 1))
-                read -r file guard _ <<<"${line#== }"
-                files[n]=$file guards[n]=${guard%:} titles[n]=${line#== } origs[n]='' repls[n]=''
-                ;;
-        '- '* | '-' | '+ '* | '+')
-                [ "$n" -ge 0 ] || die "$list:$lineno: text before the first '== FILE GUARD: ...' line"
-                text=${line:2}
-                if [ "${line:0:1}" = - ]; then
-                        [ -z "${repls[n]}" ] || die "$list:$lineno: a '-' line after a '+' line"
-                        origs[n]+=${origs[n]:+$'\n'}$text
-                else
-                        repls[n]+=${repls[n]:+$'\n'}$text
-                fi
-                ;;
-        *) die "$list:$lineno: not '#', '== FILE GUARD: ...', '- TEXT' or '+ TEXT': $line" ;;
-        esac
+	lineno=$((lineno + 1))
+	case $line in
+	'#'* | '') ;;
+	'== '*)
+		n=$((n + 1))
+		read -r file guard _ <<<"${line#== }"
+		files[n]=$file guards[n]=${guard%:} titles[n]=${line#== } origs[n]='' repls[n]=''
+		;;
+	'- '* | '-' | '+ '* | '+')
+		[ "$n" -ge 0 ] || die "$list:$lineno: text before the first '== FILE GUARD: ...' line"
+		text=${line:2}
+		if [ "${line:0:1}" = - ]; then
+			[ -z "${repls[n]}" ] || die "$list:$lineno: a '-' line after a '+' line"
+			origs[n]+=${origs[n]:+$'\n'}$text
+		else
+			repls[n]+=${repls[n]:+$'\n'}$text
+		fi
+		;;
+	*) die "$list:$lineno: not '#', '== FILE GUARD: ...', '- TEXT' or '+ TEXT': $line" ;;
+	esac
 done <"$list"
 total=$((n + 1))
 [ "$total" -gt 0 ] || die "$list holds no mutant"
@@ -52,7 +52,7 @@ total=$((n + 1))
 # mutate FILE ORIGINAL REPLACEMENT: replaces the one place ORIGINAL is in FILE; says why not and
 # fails when it is there not exactly once. With ORIGINAL empty, only checks FILE.
 mutate() {
-        python3 - "$@" <<'EOF'
+	python3 - "$@" <<'EOF'
 import sys
 path, orig, repl = sys.argv[1:4]
 with open(path) as f:
@@ -71,23 +71,23 @@ chmod 0755 "$work"
 # Every mutant is checked against this tree before anything is built.
 run=()
 for ((i = 0; i < total; i++)); do
-        why=''
-        case ${files[i]} in
-        src/*) [ -f "${files[i]}" ] || why="no file ${files[i]}" ;;
-        *) why="${files[i]} is not in src/" ;;
-        esac
-        [ -f "tests/integration/${guards[i]}" ] || why+="${why:+; }no tests/integration/${guards[i]}"
-        [ -n "${origs[i]}" ] || why+="${why:+; }no original text"
-        [ "${origs[i]}" != "${repls[i]}" ] || why+="${why:+; }the replacement is the original"
-        if [ -z "$why" ]; then
-                cp "${files[i]}" "$work/check"
-                why=$(mutate "$work/check" "${origs[i]}" "${repls[i]}" 2>&1)
-        fi
-        if [ -n "$why" ]; then
-                echo "BAD: ${titles[i]}: $why"
-                bad=$((bad + 1))
-        fi
-        [[ ${titles[i]} != *"${MUTANTS_ONLY:-}"* ]] || run+=("$i")
+	why=''
+	case ${files[i]} in
+	src/*) [ -f "${files[i]}" ] || why="no file ${files[i]}" ;;
+	*) why="${files[i]} is not in src/" ;;
+	esac
+	[ -f "tests/integration/${guards[i]}" ] || why+="${why:+; }no tests/integration/${guards[i]}"
+	[ -n "${origs[i]}" ] || why+="${why:+; }no original text"
+	[ "${origs[i]}" != "${repls[i]}" ] || why+="${why:+; }the replacement is the original"
+	if [ -z "$why" ]; then
+		cp "${files[i]}" "$work/check"
+		why=$(mutate "$work/check" "${origs[i]}" "${repls[i]}" 2>&1)
+	fi
+	if [ -n "$why" ]; then
+		echo "BAD: ${titles[i]}: $why"
+		bad=$((bad + 1))
+	fi
+	[[ ${titles[i]} != *"${MUTANTS_ONLY:-}"* ]] || run+=("$i")
 done
 [ "$bad" = 0 ] || die "$bad of $total mutants in $list do not apply to this tree: update the list with src/"
 [ "${#run[@]}" -gt 0 ] || die "no mutant's header contains '${MUTANTS_ONLY:-}'"
@@ -98,49 +98,55 @@ build() { make -C "$1" -s all tests/unit tests/hyperv-scheduler-testfacts >"$1.b
 # copy DIR. Prints which failed, if one did. The script first: it is the guard named, and it
 # kills most mutants in less time than the unit tests take.
 guard() {
-        if ! (cd "$1" && FAIL_FAST=1 RESULTS=/dev/null timeout "$limit" bash "tests/integration/$2" >/dev/null 2>&1); then
-                echo "$2"
-        elif ! (cd "$1" && timeout "$limit" tests/unit >/dev/null 2>&1); then
-                echo "the unit tests"
-        fi
+	if ! (cd "$1" && FAIL_FAST=1 RESULTS=/dev/null timeout "$limit" bash "tests/integration/$2" >/dev/null 2>&1); then
+		echo "$2"
+	elif ! (cd "$1" && timeout "$limit" tests/unit >/dev/null 2>&1); then
+		echo "the unit tests"
+	fi
 }
 
 # worker W: the mutants run[W], run[W+jobs], ... in copy W, one result line each in
 # $work/result-W.
 worker() {
-        local w=$1 dir=$work/copy-$1 i k saved by g
-        copy_tree "$dir" >/dev/null 2>&1 || { echo "ERROR: cannot copy the tree" >"$work/result-$w"; return; }
-        build "$dir" || { echo "ERROR: the tree does not build: $(tail -5 "$dir.build")" >"$work/result-$w"; return; }
-        # Each guard must pass on the unmutated tree, or its kills would prove nothing.
-        for g in $(for i in "${run[@]}"; do echo "${guards[i]}"; done | sort -u | awk -v w="$w" -v j="$jobs" 'NR % j == w'); do
-                by=$(guard "$dir" "$g")
-                [ -z "$by" ] || echo "ERROR: $by fail on the unmutated tree" >>"$work/result-$w"
-        done
-        for ((k = w; k < ${#run[@]}; k += jobs)); do
-                i=${run[k]} saved=$work/saved-$w
-                cp "$dir/${files[i]}" "$saved"
-                if ! mutate "$dir/${files[i]}" "${origs[i]}" "${repls[i]}" >/dev/null 2>&1; then
-                        echo "ERROR: ${titles[i]}: cannot apply" >>"$work/result-$w"
-                elif ! build "$dir"; then
-                        echo "ERROR: ${titles[i]}: does not build: $(grep -m1 error: "$dir.build")" >>"$work/result-$w"
-                else
-                        by=$(guard "$dir" "${guards[i]}")
-                        if [ -z "$by" ]; then
-                                echo "SURVIVED: ${titles[i]}" >>"$work/result-$w"
-                        else
-                                echo "killed: ${titles[i]}, by $by" >>"$work/result-$w"
-                        fi
-                fi
-                tail -n 1 "$work/result-$w"
-                # Back to the original, its time newer than the objects built from the mutant.
-                cat "$saved" >"$dir/${files[i]}"
-                touch "$dir/${files[i]}"
-        done
+	local w=$1 dir=$work/copy-$1 i k saved by g
+	copy_tree "$dir" >/dev/null 2>&1 || {
+		echo "ERROR: cannot copy the tree" >"$work/result-$w"
+		return
+	}
+	build "$dir" || {
+		echo "ERROR: the tree does not build: $(tail -5 "$dir.build")" >"$work/result-$w"
+		return
+	}
+	# Each guard must pass on the unmutated tree, or its kills would prove nothing.
+	for g in $(for i in "${run[@]}"; do echo "${guards[i]}"; done | sort -u | awk -v w="$w" -v j="$jobs" 'NR % j == w'); do
+		by=$(guard "$dir" "$g")
+		[ -z "$by" ] || echo "ERROR: $by fail on the unmutated tree" >>"$work/result-$w"
+	done
+	for ((k = w; k < ${#run[@]}; k += jobs)); do
+		i=${run[k]} saved=$work/saved-$w
+		cp "$dir/${files[i]}" "$saved"
+		if ! mutate "$dir/${files[i]}" "${origs[i]}" "${repls[i]}" >/dev/null 2>&1; then
+			echo "ERROR: ${titles[i]}: cannot apply" >>"$work/result-$w"
+		elif ! build "$dir"; then
+			echo "ERROR: ${titles[i]}: does not build: $(grep -m1 error: "$dir.build")" >>"$work/result-$w"
+		else
+			by=$(guard "$dir" "${guards[i]}")
+			if [ -z "$by" ]; then
+				echo "SURVIVED: ${titles[i]}" >>"$work/result-$w"
+			else
+				echo "killed: ${titles[i]}, by $by" >>"$work/result-$w"
+			fi
+		fi
+		tail -n 1 "$work/result-$w"
+		# Back to the original, its time newer than the objects built from the mutant.
+		cat "$saved" >"$dir/${files[i]}"
+		touch "$dir/${files[i]}"
+	done
 }
 
 echo "mutants: ${#run[@]} of the $total in $list, $jobs at once"
 for ((w = 0; w < jobs; w++)); do
-        worker "$w" &
+	worker "$w" &
 done
 wait
 cat "$work"/result-* >"$work/results"

@@ -7,19 +7,23 @@ cd "$(dirname "$0")/.." || exit
 
 status=0
 if [ "${MEMCHECK:-}" = 1 ]; then
-        CK_FORK=no valgrind --quiet --error-exitcode=99 --leak-check=full tests/unit || status=1
+	CK_FORK=no valgrind --quiet --error-exitcode=99 --leak-check=full tests/unit || status=1
 else
-        tests/unit || status=1
+	tests/unit || status=1
 fi
 
 p=0 f=0 s=0
 results=$(mktemp)
 [ $# -gt 0 ] || set -- tests/integration/*.sh
 for t; do
-        RESULTS=$results bash "$t" || status=1
-        read -r tp tf ts <"$results" || { tp=0 tf=1 ts=0; echo "FAIL: $t did not finish"; status=1; }
-        p=$((p + tp)) f=$((f + tf)) s=$((s + ts))
-        : >"$results"
+	RESULTS=$results bash "$t" || status=1
+	read -r tp tf ts <"$results" || {
+		tp=0 tf=1 ts=0
+		echo "FAIL: $t did not finish"
+		status=1
+	}
+	p=$((p + tp)) f=$((f + tf)) s=$((s + ts))
+	: >"$results"
 done
 rm -f "$results"
 echo "integration: $p passed, $f failed, $s skipped"

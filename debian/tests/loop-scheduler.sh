@@ -16,22 +16,37 @@ lib_name=loop-scheduler
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 name=
-make_loop name || { echo "FAIL: cannot attach a loop device"; exit 1; }
+make_loop name || {
+	echo "FAIL: cannot attach a loop device"
+	exit 1
+}
 sched=/sys/block/$name/queue/scheduler
 
 current() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$sched"; }
-grep -qw mq-deadline "$sched" || { echo "FAIL: $name offers no mq-deadline: $(cat "$sched")"; exit 1; }
+grep -qw mq-deadline "$sched" || {
+	echo "FAIL: $name offers no mq-deadline: $(cat "$sched")"
+	exit 1
+}
 
 echo mq-deadline >"$sched"
 printf 'mode = always\n' >"$work/none.conf"
 "$HELPER" -c "$work/none.conf" "$name"
-[ "$(current)" = none ] || { echo "FAIL: $name is on $(current), not none"; exit 1; }
+[ "$(current)" = none ] || {
+	echo "FAIL: $name is on $(current), not none"
+	exit 1
+}
 echo "$name: mq-deadline -> none"
 
 echo mq-deadline >"$sched"
 printf 'mode = always\nscheduler = mq-deadline\n' >"$work/back.conf"
 "$HELPER" -c "$work/back.conf" "$name" 2>"$work/back.err"
 want="hyperv-scheduler: $work/back.conf:2: bad value 'mq-deadline' for 'scheduler': expected none, noop, or both in either order"
-[ "$(cat "$work/back.err")" = "$want" ] || { echo "FAIL: the warning is '$(cat "$work/back.err")', expected '$want'"; exit 1; }
-[ "$(current)" = none ] || { echo "FAIL: $name is on $(current), not none"; exit 1; }
+[ "$(cat "$work/back.err")" = "$want" ] || {
+	echo "FAIL: the warning is '$(cat "$work/back.err")', expected '$want'"
+	exit 1
+}
+[ "$(current)" = none ] || {
+	echo "FAIL: $name is on $(current), not none"
+	exit 1
+}
 echo "$name: scheduler = mq-deadline refused, mq-deadline -> none"

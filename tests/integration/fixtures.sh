@@ -8,22 +8,22 @@
 
 # guest TREE ARGS...: the helper on a Hyper-V guest whose /sys is TREE.
 guest() {
-        local tree=$1
-        shift
-        on hyperv-guest "$tree" "$TESTFACTS" "$@"
+	local tree=$1
+	shift
+	on hyperv-guest "$tree" "$TESTFACTS" "$@"
 }
 
 if need_tree "fake sysfs trees"; then
-        conf=$(config "mode = auto")
-        azure=$(make_tree azure) || fail "build the azure tree" "mktree failed"
-        before=$(tree_sum "$azure")
+	conf=$(config "mode = auto")
+	azure=$(make_tree azure) || fail "build the azure tree" "mktree failed"
+	before=$(tree_sum "$azure")
 
-        check "the azure tree reports: exit 0" -- exits 0 guest "$azure" -c "$conf" --json
-        check "  as a Hyper-V guest" -- json_is "d['machine']['verdict']" hyperv-guest
-        check "  on Azure, Generation 2" -- json_is "d['machine']['flavour']" "['azure', 'gen2']"
-        while read -r name want; do
-                check "  $name is $want" -- disk_is "$name" "$want"
-        done <<'TABLE'
+	check "the azure tree reports: exit 0" -- exits 0 guest "$azure" -c "$conf" --json
+	check "  as a Hyper-V guest" -- json_is "d['machine']['verdict']" hyperv-guest
+	check "  on Azure, Generation 2" -- json_is "d['machine']['flavour']" "['azure', 'gen2']"
+	while read -r name want; do
+		check "  $name is $want" -- disk_is "$name" "$want"
+	done <<'TABLE'
 sda would-change/None
 sdb already/None
 sdaa would-change/None
@@ -34,21 +34,21 @@ dm-0 skipped/no-scheduler
 md0 skipped/no-scheduler
 zram0 skipped/no-scheduler
 TABLE
-        check "  sda's scheduler is mq-deadline" -- json_is "$(disk sda current)" mq-deadline
-        check "  sda's target is none" -- json_is "$(disk sda target)" none
-        check "  sda has 1 hardware queue" -- json_is "$(disk sda queues)" 1
-        check "  sdb has 2" -- json_is "$(disk sdb queues)" 2
-        check "  the report wrote nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	check "  sda's scheduler is mq-deadline" -- json_is "$(disk sda current)" mq-deadline
+	check "  sda's target is none" -- json_is "$(disk sda target)" none
+	check "  sda has 1 hardware queue" -- json_is "$(disk sda queues)" 1
+	check "  sdb has 2" -- json_is "$(disk sdb queues)" 2
+	check "  the report wrote nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
 
-        check "named partitions: exit 0" -- exits 0 guest "$azure" -c "$conf" --json sda1 nvme0n1p1
-        check "  sda1 is a partition" -- disk_is sda1 skipped/partition
-        check "  nvme0n1p1 is a partition" -- disk_is nvme0n1p1 skipped/partition
+	check "named partitions: exit 0" -- exits 0 guest "$azure" -c "$conf" --json sda1 nvme0n1p1
+	check "  sda1 is a partition" -- disk_is sda1 skipped/partition
+	check "  nvme0n1p1 is a partition" -- disk_is nvme0n1p1 skipped/partition
 
-        # The config's keys, one report each.
-        while IFS='|' read -r what line name want; do
-                check "$what: exit 0" -- exits 0 guest "$azure" -c "$(config "$line")" --json
-                check "  $name is $want" -- disk_is "$name" "$want"
-        done <<'TABLE'
+	# The config's keys, one report each.
+	while IFS='|' read -r what line name want; do
+		check "$what: exit 0" -- exits 0 guest "$azure" -c "$(config "$line")" --json
+		check "  $name is $want" -- disk_is "$name" "$want"
+	done <<'TABLE'
 exclude glob|exclude = sd[a-z]|sda|skipped/excluded
 exclude glob|exclude = sd[a-z]|sdaa|would-change/None
 include list|devices = nvme*|sda|skipped/excluded
@@ -56,34 +56,34 @@ include list|devices = nvme*|nvme0n1|already/None
 mode off|mode = off|sda|skipped/disabled
 mode always|mode = always|loop0|already/None
 TABLE
-        # A disk already on none starts no process, so the key takes none and noop only.
-        kyber=$(config "scheduler = kyber")
-        check "scheduler = kyber is refused: exit 0" -- exits 0 guest "$azure" -c "$kyber" --json
-        check "  with a warning" -- stderr_is "hyperv-scheduler: $kyber:1: bad value 'kyber' for 'scheduler': expected none, noop, or both in either order"
-        check "  sda would change" -- disk_is sda would-change/None
-        check "  to the default none" -- json_is "$(disk sda target)" none
+	# A disk already on none starts no process, so the key takes none and noop only.
+	kyber=$(config "scheduler = kyber")
+	check "scheduler = kyber is refused: exit 0" -- exits 0 guest "$azure" -c "$kyber" --json
+	check "  with a warning" -- stderr_is "hyperv-scheduler: $kyber:1: bad value 'kyber' for 'scheduler': expected none, noop, or both in either order"
+	check "  sda would change" -- disk_is sda would-change/None
+	check "  to the default none" -- json_is "$(disk sda target)" none
 
-        # A write the fake file takes but that does not read back as selected: only the
-        # read-back counts. The tree's other files stay as they were. How a regular file takes
-        # libudev's write depends on libudev's version (systemd 252 writes over its start), so
-        # the message must quote whatever the file then holds, escaped as the helper does.
-        sda_sched=$azure/sys/class/block/sda/queue/scheduler
-        sda_path=/sys/$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys/||")
-        cp "$sda_sched" "$work/sda_sched"
-        check "a write that does not read back as selected fails with exit 1" -- \
-                exits 1 guest "$azure" -c "$conf" sda
-        readback=$(sed -z 's/\\/\\\\/g; s/\n/\\n/g' "$sda_sched")
-        check "  the message names the path and what it read" -- stderr_is \
-                "hyperv-scheduler: cannot set '$sda_path/queue/scheduler': wrote 'none', it reads back '$readback'"
-        cp "$work/sda_sched" "$sda_sched"
-        check "  nothing but sda's scheduler was written" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	# A write the fake file takes but that does not read back as selected: only the
+	# read-back counts. The tree's other files stay as they were. How a regular file takes
+	# libudev's write depends on libudev's version (systemd 252 writes over its start), so
+	# the message must quote whatever the file then holds, escaped as the helper does.
+	sda_sched=$azure/sys/class/block/sda/queue/scheduler
+	sda_path=/sys/$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys/||")
+	cp "$sda_sched" "$work/sda_sched"
+	check "a write that does not read back as selected fails with exit 1" -- \
+		exits 1 guest "$azure" -c "$conf" sda
+	readback=$(sed -z 's/\\/\\\\/g; s/\n/\\n/g' "$sda_sched")
+	check "  the message names the path and what it read" -- stderr_is \
+		"hyperv-scheduler: cannot set '$sda_path/queue/scheduler': wrote 'none', it reads back '$readback'"
+	cp "$work/sda_sched" "$sda_sched"
+	check "  nothing but sda's scheduler was written" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
 
-        # Odd scheduler files: a clear outcome, never a crash, nothing written.
-        while IFS='|' read -r what content want; do
-                printf '%b' "$content" >"$sda_sched"
-                check "scheduler file with $what: exit 0" -- exits 0 guest "$azure" -c "$conf" --dry-run --json sda
-                check "  sda is $want" -- disk_is sda "$want"
-        done <<'TABLE'
+	# Odd scheduler files: a clear outcome, never a crash, nothing written.
+	while IFS='|' read -r what content want; do
+		printf '%b' "$content" >"$sda_sched"
+		check "scheduler file with $what: exit 0" -- exits 0 guest "$azure" -c "$conf" --dry-run --json sda
+		check "  sda is $want" -- disk_is sda "$want"
+	done <<'TABLE'
 garbage|%%$#@!\n|skipped/no-suitable-scheduler
 no brackets|none mq-deadline\n|would-change/None
 two brackets|[none] [mq-deadline]\n|skipped/no-suitable-scheduler
@@ -91,66 +91,66 @@ only bfq|[bfq] mq-deadline\n|skipped/no-suitable-scheduler
 empty|\n|skipped/no-scheduler
 a NUL byte|none\0[mq-deadline]\n|skipped/no-scheduler
 TABLE
-        head -c 4096 /dev/zero | tr '\0' 'x' >"$sda_sched"
-        check "scheduler file of 4 KiB: exit 0" -- exits 0 guest "$azure" -c "$conf" --dry-run --json sda
-        check "  sda has no suitable scheduler" -- disk_is sda skipped/no-suitable-scheduler
-        cp "$work/sda_sched" "$sda_sched"
-        check "the odd-input runs wrote nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	head -c 4096 /dev/zero | tr '\0' 'x' >"$sda_sched"
+	check "scheduler file of 4 KiB: exit 0" -- exits 0 guest "$azure" -c "$conf" --dry-run --json sda
+	check "  sda has no suitable scheduler" -- disk_is sda skipped/no-suitable-scheduler
+	cp "$work/sda_sched" "$sda_sched"
+	check "the odd-input runs wrote nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
 
-        # DMI with non-UTF-8 bytes and 64 KiB of text: escaped in text, valid JSON.
-        dmi=$azure/sys/class/dmi/id
-        cp "$dmi/sys_vendor" "$work/sys_vendor"
-        printf 'Micro\377soft \001Corp\n' >"$dmi/sys_vendor"
-        head -c 65536 /dev/zero | tr '\0' 'A' >"$dmi/product_name"
-        check "odd DMI strings still give a report" -- exits 0 guest "$azure" -c "$conf" --json
-        check "  in valid JSON, of a Hyper-V guest" -- json_is "d['machine']['verdict']" hyperv-guest
-        cp "$work/sys_vendor" "$dmi/sys_vendor"
-        printf 'Virtual Machine\n' >"$dmi/product_name"
+	# DMI with non-UTF-8 bytes and 64 KiB of text: escaped in text, valid JSON.
+	dmi=$azure/sys/class/dmi/id
+	cp "$dmi/sys_vendor" "$work/sys_vendor"
+	printf 'Micro\377soft \001Corp\n' >"$dmi/sys_vendor"
+	head -c 65536 /dev/zero | tr '\0' 'A' >"$dmi/product_name"
+	check "odd DMI strings still give a report" -- exits 0 guest "$azure" -c "$conf" --json
+	check "  in valid JSON, of a Hyper-V guest" -- json_is "d['machine']['verdict']" hyperv-guest
+	cp "$work/sys_vendor" "$dmi/sys_vendor"
+	printf 'Virtual Machine\n' >"$dmi/product_name"
 
-        # The device goes away between the lookup and the write (a hot-removed disk): the
-        # debugger removes it right when the helper is about to write.
-        if [ "${MEMCHECK:-}" = 1 ]; then
-                skip "a disk removed before the write" "the debugger cannot drive valgrind"
-        elif ! command -v gdb >/dev/null; then
-                skip "a disk removed before the write" "gdb is missing"
-        else
-                for who in udev person; do
-                        rm -rf "$work/vanish"
-                        cp -a "$azure" "$work/vanish"
-                        dir=$(readlink -f "$work/vanish/sys/class/block/sda")
-                        # LeakSanitizer refuses to run under a debugger.
-                        debug=(env ASAN_OPTIONS=detect_leaks=0 gdb -q -batch -ex "break disk_write_scheduler"
-                                -ex run -ex "shell rm -rf '$dir'" -ex continue --args "$TESTFACTS" -c "$conf")
-                        if [ $who = udev ]; then
-                                check "under udev a disk removed before the write is no failure" -- \
-                                        exits 0 on hyperv-guest "$work/vanish" "${debug[@]}" --udev sda
-                                check "  it exits 0" -- stdout_has "exited normally"
-                        else
-                                check "for a person a disk removed before the write fails" -- \
-                                        exits 0 on hyperv-guest "$work/vanish" "${debug[@]}" sda
-                                check "  with exit 1" -- stdout_has "exited with code 01"
-                                check "  naming the path and errno" -- has "the output" "$out$err" \
-                                        "hyperv-scheduler: cannot write '$sda_path/queue/scheduler': No such file or directory"
-                        fi
-                done
-        fi
+	# The device goes away between the lookup and the write (a hot-removed disk): the
+	# debugger removes it right when the helper is about to write.
+	if [ "${MEMCHECK:-}" = 1 ]; then
+		skip "a disk removed before the write" "the debugger cannot drive valgrind"
+	elif ! command -v gdb >/dev/null; then
+		skip "a disk removed before the write" "gdb is missing"
+	else
+		for who in udev person; do
+			rm -rf "$work/vanish"
+			cp -a "$azure" "$work/vanish"
+			dir=$(readlink -f "$work/vanish/sys/class/block/sda")
+			# LeakSanitizer refuses to run under a debugger.
+			debug=(env ASAN_OPTIONS=detect_leaks=0 gdb -q -batch -ex "break disk_write_scheduler"
+				-ex run -ex "shell rm -rf '$dir'" -ex continue --args "$TESTFACTS" -c "$conf")
+			if [ $who = udev ]; then
+				check "under udev a disk removed before the write is no failure" -- \
+					exits 0 on hyperv-guest "$work/vanish" "${debug[@]}" --udev sda
+				check "  it exits 0" -- stdout_has "exited normally"
+			else
+				check "for a person a disk removed before the write fails" -- \
+					exits 0 on hyperv-guest "$work/vanish" "${debug[@]}" sda
+				check "  with exit 1" -- stdout_has "exited with code 01"
+				check "  naming the path and errno" -- has "the output" "$out$err" \
+					"hyperv-scheduler: cannot write '$sda_path/queue/scheduler': No such file or directory"
+			fi
+		done
+	fi
 
-        # Odd config files: documented behaviour, the exit status (1 for a file that cannot be
-        # read whole: then nothing is changed), the message it names (none for a file that is
-        # fine), and nothing written under /sys (sdb is already on none, so a run with a good
-        # config writes nothing either).
-        cfg=$work/odd.conf
-        while IFS='@' read -r what code make want; do
-                rm -rf "$cfg"
-                eval "$make"
-                before=$(tree_sum "$azure")
-                # A FIFO used to block: the timeout guards against a hang, it is no timing goal.
-                check "config $what: exit $code" -- \
-                        exits "$code" on hyperv-guest "$azure" timeout "$hang_limit" "$TESTFACTS" -c "$cfg" sdb
-                want=${want//CFG/$cfg}
-                check "  says so" -- stderr_is "${want//NL/$'\n'}"
-                check "  writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
-        done <<'TABLE'
+	# Odd config files: documented behaviour, the exit status (1 for a file that cannot be
+	# read whole: then nothing is changed), the message it names (none for a file that is
+	# fine), and nothing written under /sys (sdb is already on none, so a run with a good
+	# config writes nothing either).
+	cfg=$work/odd.conf
+	while IFS='@' read -r what code make want; do
+		rm -rf "$cfg"
+		eval "$make"
+		before=$(tree_sum "$azure")
+		# A FIFO used to block: the timeout guards against a hang, it is no timing goal.
+		check "config $what: exit $code" -- \
+			exits "$code" on hyperv-guest "$azure" timeout "$hang_limit" "$TESTFACTS" -c "$cfg" sdb
+		want=${want//CFG/$cfg}
+		check "  says so" -- stderr_is "${want//NL/$'\n'}"
+		check "  writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	done <<'TABLE'
 missing@0@:@hyperv-scheduler: cannot open 'CFG': No such file or directory, defaults apply
 empty@0@: >"$cfg"@
 of 1 MiB@1@head -c 1048576 /dev/zero | tr '\0' '#' >"$cfg"@hyperv-scheduler: cannot read 'CFG': File too large (more than 64 KiB), nothing is changed
@@ -165,47 +165,47 @@ CRLF endings@0@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@
 a line of 1024 bytes and CR LF@0@{ printf 'mode = auto%1013s\r\n' ''; } >"$cfg"@
 a line of 10,000 characters@0@{ head -c 10000 /dev/zero | tr '\0' x; printf '\nmode = auto\n'; } >"$cfg"@hyperv-scheduler: CFG:1: line longer than 1024 bytes, ignored
 TABLE
-        # Unreadable: root's 0400 file, the helper run as nobody; or a build user's 0000 file.
-        if need_unreadable "an unreadable config" "$TESTFACTS"; then
-                printf 'mode = always\n' >"$cfg"
-                chmod "$unreadable" "$cfg"
-                check "an unreadable config: exit 1" -- exits 1 on hyperv-guest "$azure" \
-                        "${as_reader[@]}" "$TESTFACTS" -c "$cfg" --dry-run --json sdb
-                check "  the report shows the defaults" -- json_is "d['policy']['mode']" auto
-                check "  and says the config cannot be read" -- json_is "d['policy']['config_unreadable']" True
-                check "  and so does stderr" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Permission denied, nothing is changed"
-        fi
+	# Unreadable: root's 0400 file, the helper run as nobody; or a build user's 0000 file.
+	if need_unreadable "an unreadable config" "$TESTFACTS"; then
+		printf 'mode = always\n' >"$cfg"
+		chmod "$unreadable" "$cfg"
+		check "an unreadable config: exit 1" -- exits 1 on hyperv-guest "$azure" \
+			"${as_reader[@]}" "$TESTFACTS" -c "$cfg" --dry-run --json sdb
+		check "  the report shows the defaults" -- json_is "d['policy']['mode']" auto
+		check "  and says the config cannot be read" -- json_is "d['policy']['config_unreadable']" True
+		check "  and so does stderr" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Permission denied, nothing is changed"
+	fi
 
-        legacy=$(make_tree legacy)
-        check "pre-5.0 kernel: exit 0" -- exits 0 guest "$legacy" -c "$conf" --json
-        check "  sda would change" -- disk_is sda would-change/None
-        check "  from cfq" -- json_is "$(disk sda current)" cfq
-        check "  to noop" -- json_is "$(disk sda target)" noop
-        check "  on Generation 1" -- json_is "d['machine']['flavour']" "['gen1']"
+	legacy=$(make_tree legacy)
+	check "pre-5.0 kernel: exit 0" -- exits 0 guest "$legacy" -c "$conf" --json
+	check "  sda would change" -- disk_is sda would-change/None
+	check "  from cfq" -- json_is "$(disk sda current)" cfq
+	check "  to noop" -- json_is "$(disk sda target)" noop
+	check "  on Generation 1" -- json_is "d['machine']['flavour']" "['gen1']"
 
-        check "zoned disk: exit 0" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --json
-        check "  sda is skipped as zoned" -- disk_is sda skipped/zoned
-        check "zoned disk: the report" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --dry-run
-        check "  says what is true for which kernels" -- stdout_has "sda: zoned: left alone; before Linux 6.10 only mq-deadline kept its writes in order, from 6.10 the block layer's zone write plugging does, whatever the scheduler"
+	check "zoned disk: exit 0" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --json
+	check "  sda is skipped as zoned" -- disk_is sda skipped/zoned
+	check "zoned disk: the report" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --dry-run
+	check "  says what is true for which kernels" -- stdout_has "sda: zoned: left alone; before Linux 6.10 only mq-deadline kept its writes in order, from 6.10 the block layer's zone write plugging does, whatever the scheduler"
 
-        check "bare none, as a bio-based queue prints: exit 0" -- exits 0 guest "$(make_tree barenone)" -c "$conf" --json
-        check "  sda has no scheduler" -- disk_is sda skipped/no-scheduler
+	check "bare none, as a bio-based queue prints: exit 0" -- exits 0 guest "$(make_tree barenone)" -c "$conf" --json
+	check "  sda has no scheduler" -- disk_is sda skipped/no-scheduler
 
-        check "the text report: exit 0" -- exits 0 guest "$azure" -c "$conf"
-        check "  heads with the verdict and flavour" -- is "the first line" "${out%%$'\n'*}" "Hyper-V guest (Azure, Gen 2):"
+	check "the text report: exit 0" -- exits 0 guest "$azure" -c "$conf"
+	check "  heads with the verdict and flavour" -- is "the first line" "${out%%$'\n'*}" "Hyper-V guest (Azure, Gen 2):"
 fi
 
 # tests/lib.sh keeps its work directory while anything is mounted under it (a chroot's /sys
 # bound in, say: rm -rf would go through it), and the script fails. The mount is in a private
 # namespace that ends with the script; the directory left is removed here.
 if need_mounts "tests/lib.sh keeps a work directory with a mount under it" "a directory of its own"; then
-        # shellcheck disable=SC2016 # expanded by the inner shell
-        check "tests/lib.sh keeps a work directory with a mount under it: exit 1" -- exits 1 \
-                "${ns_enter[@]}" -- bash -c 'lib_name=mounted prog=mounted; . "$1" && echo "$work" &&
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	check "tests/lib.sh keeps a work directory with a mount under it: exit 1" -- exits 1 \
+		"${ns_enter[@]}" -- bash -c 'lib_name=mounted prog=mounted; . "$1" && echo "$work" &&
                         mkdir "$work/m" && mount -t tmpfs hyperv-scheduler-test "$work/m"' sh "$top/tests/lib.sh"
-        check "  says so" -- stderr_is "mounted: mounts left under $out; not removing it"
-        check "  and the directory is still there" -- test -d "$out"
-        [[ $out != */hyperv-scheduler-mounted.* ]] || rm -rf "$out"
+	check "  says so" -- stderr_is "mounted: mounts left under $out; not removing it"
+	check "  and the directory is still there" -- test -d "$out"
+	[[ $out != */hyperv-scheduler-mounted.* ]] || rm -rf "$out"
 fi
 
 finish

@@ -6,88 +6,88 @@
 . "$(dirname "$0")/../check.sh"
 
 if need_sysfs "real-kernel loop tests"; then
-        loop=
-        if ! make_loop loop; then
-                fail "make a loop device" "losetup failed"
-                finish
-                exit
-        fi
-        sched=/sys/block/$loop/queue/scheduler
-        syspath=$(cd -P "/sys/block/$loop" && pwd)
-        set_sched() { echo "$1" >"$sched"; }
-        set_sched mq-deadline
+	loop=
+	if ! make_loop loop; then
+		fail "make a loop device" "losetup failed"
+		finish
+		exit
+	fi
+	sched=/sys/block/$loop/queue/scheduler
+	syspath=$(cd -P "/sys/block/$loop" && pwd)
+	set_sched() { echo "$1" >"$sched"; }
+	set_sched mq-deadline
 
-        conf=$(config "mode = auto")
-        check "mode auto leaves a loop alone: exit 0" -- exits 0 "$HELPER" -c "$conf" "$loop"
-        check "  nothing printed" -- silent
-        check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
-        check "the dry run of mode auto exits 0" -- exits 0 "$HELPER" -c "$conf" --dry-run --json "$loop"
-        if [ "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["machine"]["verdict"])')" = hyperv-guest ]; then
-                check "  on this Hyper-V guest the loop is not-vmbus" -- disk_is "$loop" skipped/not-vmbus
-        else
-                check "  on this machine, no Hyper-V guest, the loop is not-hyperv" -- disk_is "$loop" skipped/not-hyperv
-        fi
+	conf=$(config "mode = auto")
+	check "mode auto leaves a loop alone: exit 0" -- exits 0 "$HELPER" -c "$conf" "$loop"
+	check "  nothing printed" -- silent
+	check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
+	check "the dry run of mode auto exits 0" -- exits 0 "$HELPER" -c "$conf" --dry-run --json "$loop"
+	if [ "$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["machine"]["verdict"])')" = hyperv-guest ]; then
+		check "  on this Hyper-V guest the loop is not-vmbus" -- disk_is "$loop" skipped/not-vmbus
+	else
+		check "  on this machine, no Hyper-V guest, the loop is not-hyperv" -- disk_is "$loop" skipped/not-hyperv
+	fi
 
-        conf=$(config "mode = always" "devices = $loop")
-        check "a dry run in mode always exits 0" -- exits 0 "$HELPER" -c "$conf" --dry-run --json "$loop"
-        check "  says would-change" -- disk_is "$loop" would-change/None
-        check "  and writes nothing" -- scheduler_is "$sched" mq-deadline
+	conf=$(config "mode = always" "devices = $loop")
+	check "a dry run in mode always exits 0" -- exits 0 "$HELPER" -c "$conf" --dry-run --json "$loop"
+	check "  says would-change" -- disk_is "$loop" would-change/None
+	check "  and writes nothing" -- scheduler_is "$sched" mq-deadline
 
-        check "mode always with devices = the loop sets none: exit 0" -- exits 0 "$HELPER" -c "$conf" "$loop"
-        check "  the change line" -- stdout_is "$loop: mq-deadline -> none"
-        check "  the kernel reads back none" -- scheduler_is "$sched" none
+	check "mode always with devices = the loop sets none: exit 0" -- exits 0 "$HELPER" -c "$conf" "$loop"
+	check "  the change line" -- stdout_is "$loop: mq-deadline -> none"
+	check "  the kernel reads back none" -- scheduler_is "$sched" none
 
-        check "a disk already on none: exit 0" -- exits 0 "$HELPER" -c "$conf" --json "$loop"
-        check "  is left as it is" -- disk_is "$loop" already/None
+	check "a disk already on none: exit 0" -- exits 0 "$HELPER" -c "$conf" --json "$loop"
+	check "  is left as it is" -- disk_is "$loop" already/None
 
-        set_sched mq-deadline
-        check "an exclude glob keeps the disk: exit 0" -- \
-                exits 0 "$HELPER" -c "$(config "mode = always" "exclude = loop*")" "$loop"
-        check "  on mq-deadline" -- scheduler_is "$sched" mq-deadline
+	set_sched mq-deadline
+	check "an exclude glob keeps the disk: exit 0" -- \
+		exits 0 "$HELPER" -c "$(config "mode = always" "exclude = loop*")" "$loop"
+	check "  on mq-deadline" -- scheduler_is "$sched" mq-deadline
 
-        check "a /dev path names the same disk" -- exits 0 "$HELPER" -c "$conf" "/dev/$loop"
-        check "  and changes it" -- stdout_is "$loop: mq-deadline -> none"
-        set_sched mq-deadline
-        check "a /sys path names the same disk" -- exits 0 "$HELPER" -c "$conf" "/sys/block/$loop"
-        check "  and changes it" -- stdout_is "$loop: mq-deadline -> none"
+	check "a /dev path names the same disk" -- exits 0 "$HELPER" -c "$conf" "/dev/$loop"
+	check "  and changes it" -- stdout_is "$loop: mq-deadline -> none"
+	set_sched mq-deadline
+	check "a /sys path names the same disk" -- exits 0 "$HELPER" -c "$conf" "/sys/block/$loop"
+	check "  and changes it" -- stdout_is "$loop: mq-deadline -> none"
 
-        set_sched mq-deadline
-        check "a preference list: exit 0" -- \
-                exits 0 "$HELPER" -c "$(config "mode = always" "scheduler = noop none")" --dry-run --json "$loop"
-        check "  the first one the disk offers is the target" -- json_is "$(disk "$loop" target)" none
+	set_sched mq-deadline
+	check "a preference list: exit 0" -- \
+		exits 0 "$HELPER" -c "$(config "mode = always" "scheduler = noop none")" --dry-run --json "$loop"
+	check "  the first one the disk offers is the target" -- json_is "$(disk "$loop" target)" none
 
-        # Read-only /sys, in a private namespace: the write fails, the error names path and errno.
-        check "a read-only /sys fails the write with exit 1" -- exits 1 unshare -m -- sh -c \
-                'mount --bind /sys /sys && mount -o remount,bind,ro /sys && exec "$@"' sh "$HELPER" -c "$conf" "$loop"
-        check "  the message names the path and EROFS" -- \
-                stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Read-only file system"
-        check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
+	# Read-only /sys, in a private namespace: the write fails, the error names path and errno.
+	check "a read-only /sys fails the write with exit 1" -- exits 1 unshare -m -- sh -c \
+		'mount --bind /sys /sys && mount -o remount,bind,ro /sys && exec "$@"' sh "$HELPER" -c "$conf" "$loop"
+	check "  the message names the path and EROFS" -- \
+		stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Read-only file system"
+	check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
 
-        if need_nobody "unprivileged runs" "$HELPER"; then
-                nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
-                check "--dry-run works as an unprivileged user" -- \
-                        exits 0 "${nobody[@]}" "$HELPER" -c "$conf" --dry-run --json "$loop"
-                check "  and says would-change" -- disk_is "$loop" would-change/None
-                check "an unprivileged write fails with exit 1" -- exits 1 "${nobody[@]}" "$HELPER" -c "$conf" "$loop"
-                check "  the message names the path and EACCES" -- \
-                        stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Permission denied"
-                check "  the unprivileged runs wrote nothing" -- scheduler_is "$sched" mq-deadline
-        fi
+	if need_nobody "unprivileged runs" "$HELPER"; then
+		nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+		check "--dry-run works as an unprivileged user" -- \
+			exits 0 "${nobody[@]}" "$HELPER" -c "$conf" --dry-run --json "$loop"
+		check "  and says would-change" -- disk_is "$loop" would-change/None
+		check "an unprivileged write fails with exit 1" -- exits 1 "${nobody[@]}" "$HELPER" -c "$conf" "$loop"
+		check "  the message names the path and EACCES" -- \
+			stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Permission denied"
+		check "  the unprivileged runs wrote nothing" -- scheduler_is "$sched" mq-deadline
+	fi
 
-        # A loop node keeps its scheduler after it is detached, and the next run that gets the
-        # node borrows it: tests/lib.sh puts back the one the node had. A script that makes a
-        # loop and switches it prints the node and what it had; after it exits, the node has that.
-        # shellcheck disable=SC2016 # expanded by the inner shell
-        borrowed=$(lib_name=restore bash -c '
+	# A loop node keeps its scheduler after it is detached, and the next run that gets the
+	# node borrows it: tests/lib.sh puts back the one the node had. A script that makes a
+	# loop and switches it prints the node and what it had; after it exits, the node has that.
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	borrowed=$(lib_name=restore bash -c '
                 . "$1"
                 make_loop l || exit 1
                 s=/sys/block/$l/queue/scheduler
                 had=$(sed -n "s/.*\[\(.*\)\].*/\1/p" "$s")
                 if [ "$had" = none ]; then echo mq-deadline >"$s"; else echo none >"$s"; fi
                 echo "$l $had"' sh "$top/tests/lib.sh")
-        borrowed_had=${borrowed#* } borrowed=${borrowed%% *}
-        check "tests/lib.sh gives a loop node back on the scheduler it had" -- \
-                scheduler_is "/sys/block/$borrowed/queue/scheduler" "$borrowed_had"
+	borrowed_had=${borrowed#* } borrowed=${borrowed%% *}
+	check "tests/lib.sh gives a loop node back on the scheduler it had" -- \
+		scheduler_is "/sys/block/$borrowed/queue/scheduler" "$borrowed_had"
 fi
 
 finish

@@ -25,13 +25,13 @@ on mq-deadline, a 59-* rule opts out (HYPERV_SCHEDULER=skip)|mq-deadline|59-orde
 # for_version N: the cases that hold for udev N; a case measured on no release near N says
 # SKIP.
 for_version() {
-        local name before file line runs after versions lo hi
-        while IFS='|' read -r name before file line runs after versions; do
-                lo=${versions%-*} hi=${versions#*-}
-                if [ -z "$versions" ] || { [ "${lo:-0}" -le "$1" ] && [ "$1" -le "${hi:-99999}" ]; }; then
-                        printf '%s|%s|%s|%s|%s|%s\n' "$name" "$before" "$file" "$line" "$runs" "$after"
-                fi
-        done <<<"$cases"
+	local name before file line runs after versions lo hi
+	while IFS='|' read -r name before file line runs after versions; do
+		lo=${versions%-*} hi=${versions#*-}
+		if [ -z "$versions" ] || { [ "${lo:-0}" -le "$1" ] && [ "$1" -le "${hi:-99999}" ]; }; then
+			printf '%s|%s|%s|%s|%s|%s\n' "$name" "$before" "$file" "$line" "$runs" "$after"
+		fi
+	done <<<"$cases"
 }
 
 selected() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
@@ -39,64 +39,71 @@ selected() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
 # outcome LOOP WANT-RUNS WANT-AFTER: the helper ran for LOOP (yes or no) and LOOP ended on
 # WANT-AFTER; prints the "order:" line of what happened either way.
 outcome() {
-        local ran=no after
-        ! grep -qxF "$1" "$udevd_runs" || ran=yes
-        after=$(selected "$1")
-        echo "order: udev $version: $case_name: helper runs: $ran, ends on $after" >&3
-        is "helper runs, ends on" "$ran, $after" "$2, $3"
+	local ran=no after
+	! grep -qxF "$1" "$udevd_runs" || ran=yes
+	after=$(selected "$1")
+	echo "order: udev $version: $case_name: helper runs: $ran, ends on $after" >&3
+	is "helper runs, ends on" "$ran, $after" "$2, $3"
 }
 
 if need_udevd "which rule wins under systemd-udevd"; then
-        version=$(${UDEV_ROOT:+chroot "$UDEV_ROOT"} udevadm --version)
-        cases_all=$cases
-        cases=$(for_version "$version")
-        while IFS='|' read -r name _; do
-                grep -qF "$name|" <<<"$cases" ||
-                        skip "$name" "not measured on a udev near $version (only 252, 257 and 262)"
-        done < <(cut -d'|' -f1 <<<"$cases_all" | sort -u)
-        ours=()
-        while IFS='|' read -r _ _; do
-                make_loop l || break
-                ours+=("$l")
-        done <<<"$cases"
-        if [ ${#ours[@]} != "$(grep -c . <<<"$cases")" ]; then
-                fail "make loop devices" "losetup failed"
-                finish
-                exit
-        fi
-        for s in mq-deadline bfq; do
-                if ! grep -qw "$s" "/sys/block/${ours[0]}/queue/scheduler"; then
-                        skip "which rule wins under systemd-udevd" "this kernel offers no $s for a loop device"
-                        finish
-                        exit
-                fi
-        done
+	version=$(${UDEV_ROOT:+chroot "$UDEV_ROOT"} udevadm --version)
+	cases_all=$cases
+	cases=$(for_version "$version")
+	while IFS='|' read -r name _; do
+		grep -qF "$name|" <<<"$cases" ||
+			skip "$name" "not measured on a udev near $version (only 252, 257 and 262)"
+	done < <(cut -d'|' -f1 <<<"$cases_all" | sort -u)
+	ours=()
+	while IFS='|' read -r _ _; do
+		make_loop l || break
+		ours+=("$l")
+	done <<<"$cases"
+	if [ ${#ours[@]} != "$(grep -c . <<<"$cases")" ]; then
+		fail "make loop devices" "losetup failed"
+		finish
+		exit
+	fi
+	for s in mq-deadline bfq; do
+		if ! grep -qw "$s" "/sys/block/${ours[0]}/queue/scheduler"; then
+			skip "which rule wins under systemd-udevd" "this kernel offers no $s for a loop device"
+			finish
+			exit
+		fi
+	done
 
-        conf=$work/order.conf
-        printf '%s\n' "mode = always" "devices = $(IFS=' '; echo "${ours[*]}")" >"$conf"
-        udevd_rule "$conf" "${ours[@]}" || { fail "the test rule" "cannot write it"; finish; exit; }
-        i=0
-        while IFS='|' read -r _ before file line _; do
-                l=${ours[$i]}
-                echo "$before" >"/sys/block/$l/queue/scheduler"
-                [ -z "$file" ] ||
-                        printf 'SUBSYSTEM=="block", KERNEL=="%s", %s\n' "$l" "$line" >>"$work/rules.d/$file"
-                i=$((i + 1))
-        done <<<"$cases"
+	conf=$work/order.conf
+	printf '%s\n' "mode = always" "devices = $(
+		IFS=' '
+		echo "${ours[*]}"
+	)" >"$conf"
+	udevd_rule "$conf" "${ours[@]}" || {
+		fail "the test rule" "cannot write it"
+		finish
+		exit
+	}
+	i=0
+	while IFS='|' read -r _ before file line _; do
+		l=${ours[$i]}
+		echo "$before" >"/sys/block/$l/queue/scheduler"
+		[ -z "$file" ] ||
+			printf 'SUBSYSTEM=="block", KERNEL=="%s", %s\n' "$l" "$line" >>"$work/rules.d/$file"
+		i=$((i + 1))
+	done <<<"$cases"
 
-        udevd_up "systemd-udevd $version starts in a private namespace" \
-                "/run/udev/rules.d/59-order.rules /run/udev/rules.d/60-hyperv-scheduler.rules /run/udev/rules.d/99-order.rules" \
-                "${ours[@]}"
-        udevadm_ns control --log-level=info
-        check "an add event for each loop is handled" -- udevd_events "${ours[@]}"
-        exec 3>&1
-        i=0
-        while IFS='|' read -r case_name _ _ _ runs after _; do
-                check "$case_name: the helper runs: $runs, the disk ends on $after" -- outcome "${ours[$i]}" "$runs" "$after"
-                i=$((i + 1))
-        done <<<"$cases"
-        udevd_stop
-        check "udevd stops on SIGTERM" -- is "its exit status" "$udevd_status" 0
+	udevd_up "systemd-udevd $version starts in a private namespace" \
+		"/run/udev/rules.d/59-order.rules /run/udev/rules.d/60-hyperv-scheduler.rules /run/udev/rules.d/99-order.rules" \
+		"${ours[@]}"
+	udevadm_ns control --log-level=info
+	check "an add event for each loop is handled" -- udevd_events "${ours[@]}"
+	exec 3>&1
+	i=0
+	while IFS='|' read -r case_name _ _ _ runs after _; do
+		check "$case_name: the helper runs: $runs, the disk ends on $after" -- outcome "${ours[$i]}" "$runs" "$after"
+		i=$((i + 1))
+	done <<<"$cases"
+	udevd_stop
+	check "udevd stops on SIGTERM" -- is "its exit status" "$udevd_status" 0
 fi
 
 finish

@@ -33,7 +33,11 @@ chroot \"\$1\" sh -c 'cd /build/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpacka
 cp \"\$1\"/build/hyperv-scheduler_*.deb '$out/$name/'"
 	unshare -m --propagation private -- mmdebstrap --quiet --variant=buildd --mode=root "${archopt[@]}" \
 		--customize-hook="$hook" "$suite" /dev/null "$mirror" >"$out/$name.log" 2>&1 ||
-		{ tail -n 30 "$out/$name.log" >&2; echo "build-debs: $name: build failed" >&2; return 1; }
+		{
+			tail -n 30 "$out/$name.log" >&2
+			echo "build-debs: $name: build failed" >&2
+			return 1
+		}
 }
 
 pids=()

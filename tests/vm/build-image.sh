@@ -16,7 +16,10 @@ tree=$out/$name.tree
 case $arch in
 amd64) kernels=linux-image-cloud-amd64,linux-image-amd64 ;;
 arm64) kernels=linux-image-cloud-arm64 ;;
-*) echo "build-image: no kernel known for $arch" >&2; exit 2 ;;
+*)
+	echo "build-image: no kernel known for $arch" >&2
+	exit 2
+	;;
 esac
 
 # The base: minbase with udev and the kernels, the package not yet in it. It is kept as a

@@ -8,7 +8,10 @@ set -euo pipefail
 tree=$1 debdir=$2
 [ ! -e "$debdir/.lock" ] || flock -s "$debdir/.lock" true
 deb=$(find "$debdir" -maxdepth 1 -name 'hyperv-scheduler_*.deb' | sort -V | tail -n 1)
-[ -n "$deb" ] || { echo "install-deb: no hyperv-scheduler_*.deb in $debdir" >&2; exit 1; }
+[ -n "$deb" ] || {
+	echo "install-deb: no hyperv-scheduler_*.deb in $debdir" >&2
+	exit 1
+}
 dest=$tree/usr/local/share/hstest/debs
 mkdir -p "$dest"
 cp "$deb" "$dest/old.deb"
