@@ -246,9 +246,10 @@ echo "=== autopkgtest-qemu: autopkgtest-virt-qemu with $roomed fixed timeouts te
 # All the tests in one autopkgtest run and one guest: they declare the same Depends, so
 # autopkgtest reverts (reboots) the testbed between none of them. A run that ends in a testbed
 # failure (exit status 16) is not the tests': it is tried once more, and the output says so; a
-# second one stands. A boot takes 25-60 s under TCG on an idle machine, minutes on a loaded
-# one: up to 15 minutes to the login prompt before autopkgtest gives up. The guest console goes
-# to the log.
+# second one stands. A boot takes minutes under TCG beside CI's other guests, and a retry
+# starts it again from nothing: up to 30 minutes to the login prompt before autopkgtest gives
+# up (beside three other guests and a CI run's package steps, one took more than 15). The
+# guest console goes to the log.
 mapfile -t names < <(sed -n 's/^Features: *test-name=//p' "$top/debian/tests/control")
 t0=$SECONDS
 retried=''
@@ -257,7 +258,7 @@ for try in 1 2; do
 	rm -rf "$work/out"
 	TMPDIR=$work autopkgtest --output-dir "$work/out" \
 		"$deb" "$source" -- "$virt" --qemu-command="$work/qemu" --qemu-options='-cpu qemu64' \
-		--timeout-reboot=900 --ram-size=1024 --show-boot --overlay-dir="$work" \
+		--timeout-reboot=1800 --ram-size=1024 --show-boot --overlay-dir="$work" \
 		"$img/root.img" >>"$work/log" 2>&1 || status=$?
 	if [ "$status" != 16 ] || [ "$try" = 2 ]; then
 		break

@@ -101,6 +101,19 @@ cpu_seconds() {
 	sed -n 2p "$1" | sed 's/m/ /g; s/s//g' | awk '{ printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }'
 }
 
+# built RELEASE: in a step, waits for sbuild to have put RELEASE's checked packages in
+# $out/RELEASE (.ci/sbuild.sh's file 'built', before its autopkgtest), and fails when that step
+# ended without them. Polled: the step goes on after it.
+built() {
+	until [ -e "$out/$1/built" ]; do
+		[ ! -e "$logs/sbuild-$1.status" ] || {
+			echo "not run: sbuild-$1 built no package"
+			return 1
+		}
+		sleep 5
+	done
+}
+
 # report NAME: NAME's line in the summary, from its status, CPU time and log.
 report() {
 	local name=$1 rc t0 t1 result
@@ -338,7 +351,10 @@ start autopkgtest-qemu autopkgtest_qemu
 # that takes 2 minutes alone took over 4 (the default VM_BOOT_SECONDS) beside other steps;
 # 15 minutes here, 30 for arm64's.
 check_vm() {
-	after arm64 sbuild-bookworm sbuild-trixie
+	after arm64
+	built bookworm
+	built trixie
+	t0=$(date +%s)
 	"${nonci[@]}" make check-vm VM_DEBS="$out" VM_BOOT_SECONDS=900 VM_ARM64_SECONDS=1800
 }
 start check-vm check_vm

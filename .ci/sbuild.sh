@@ -21,7 +21,7 @@
 #     whole machine and is skipped there; the QEMU testbed runs it).
 # AUTOPKGTEST=no leaves the last out (about 2 minutes; apt-get update and the tests'
 # dependencies in the testbed). OUTDIR is created if missing and gets the .changes, every
-# file it lists, the .build log, lintian's tags and autopkgtest's log and summary. Root only
+# file it lists (then an empty file 'built', once they are checked), the .build log, lintian's tags and autopkgtest's log and summary. Root only
 # creates the user and the tarball. The last line: 'package: sbuild RELEASE: …' with the
 # cases run and skipped, lintian's tags, times.
 set -euo pipefail
@@ -50,7 +50,7 @@ user=$("$top/.ci/build-user.sh")
 tarball=$("$top/.ci/chroot-tarball.sh" "$release")
 mkdir -p "$2"
 outdir=$(cd "$2" && pwd)
-rm -f "$outdir/${pkg}_"* "$outdir/${pkg}-dbgsym_"*
+rm -f "$outdir/${pkg}_"* "$outdir/${pkg}-dbgsym_"* "$outdir/built"
 
 chmod 0755 "$work"
 as_user() { setpriv --reuid="$user" --regid="$user" --init-groups env HOME="$(getent passwd "$user" | cut -d: -f6)" USER="$user" LOGNAME="$user" "$@"; }
@@ -111,6 +111,8 @@ changes=$work/out/${pkg}_${debversion}_$arch.changes
 awk '/^Files:/ { f = 1; next } /^[^ ]/ { f = 0 } f { print $5 }' "$changes" |
 	sed "s|^|$work/out/|" | xargs cp -t "$outdir"
 cp "$changes" "$outdir/"
+# The packages are there, checked: a step that boots them may start before the autopkgtest.
+touch "$outdir/built"
 
 if [ "${AUTOPKGTEST:-yes}" = no ]; then
 	echo "package: sbuild $release: ${units#100%: }; ${cases}; lintian --pedantic: ${tags:-no tags}; autopkgtest not run (AUTOPKGTEST=no); build ${t_build}s"
