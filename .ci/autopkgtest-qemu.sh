@@ -212,7 +212,10 @@ fi
 # The wrapper autopkgtest-virt-qemu runs as qemu: TCG instead of KVM, the image's kernel
 # booted directly, its consoles where autopkgtest looks (login prompt on ttyS0, root shell
 # on ttyS1), and no ssh port forwarded: nothing uses it, and runs side by side would race
-# for the port. Each boot records its pid in $work/pids.
+# for the port. Each boot records its pid in $work/pids. systemd waits for a device at most
+# 90 s by default: on a busy machine, udev's coldplug in a TCG guest took longer, the jobs for
+# /dev/ttyS0 and /dev/hvc0 timed out ("Dependency failed for serial-getty@ttyS0.service"), and
+# the login prompt autopkgtest waits for never came. The guest waits as long as autopkgtest.
 mkdir "$work/pids"
 cat >"$work/qemu" <<EOF
 #!/bin/sh
@@ -226,7 +229,7 @@ for a in "\$@"; do
 done
 echo \$\$ >'$work/pids/'\$\$
 exec qemu-system-x86_64 -accel tcg "\$@" -kernel '$img/vmlinuz' -initrd '$img/initrd' \\
-	-append 'root=LABEL=root rw console=ttyS0 systemd.show_status=0'
+	-append 'root=LABEL=root rw console=ttyS0 systemd.show_status=0 systemd.default_device_timeout_sec=1800'
 EOF
 chmod 0755 "$work/qemu"
 
@@ -248,8 +251,7 @@ echo "=== autopkgtest-qemu: autopkgtest-virt-qemu with $roomed fixed timeouts te
 # failure (exit status 16) is not the tests': it is tried once more, and the output says so; a
 # second one stands. A boot takes minutes under TCG beside CI's other guests, and a retry
 # starts it again from nothing: up to 30 minutes to the login prompt before autopkgtest gives
-# up (beside three other guests and a CI run's package steps, one took more than 15). The
-# guest console goes to the log.
+# up. The guest console goes to the log.
 mapfile -t names < <(sed -n 's/^Features: *test-name=//p' "$top/debian/tests/control")
 t0=$SECONDS
 retried=''
