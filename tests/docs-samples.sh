@@ -6,11 +6,15 @@
 # The machine is the fake Azure Generation 2 guest of tests/fixtures/mktree.sh, run by the testfacts
 # build with the hyperv-guest CPUID file, with the shipped hyperv-scheduler.conf as
 # /etc/hyperv-scheduler.conf and a udev control socket, as on a booted VM where the package is
-# installed. A fake tree's scheduler file is a plain file, which a write does not switch: the
-# three disks the policy changes (sda and sr0 on mq-deadline, sdaa on bfq) get, bound over theirs,
-# the scheduler attribute of a loop device of this run's own, on the same scheduler. So --all
-# really writes, and reads back what the kernel did. Needs root (loop devices, mounts); every
-# mount lives in a private namespace, and the loops are put back and detached at exit.
+# installed. A fake tree's scheduler file is a plain file, which a write does not switch: from
+# the run that writes on, the three disks the policy changes (sda and sr0 on mq-deadline, sdaa on
+# kyber) get, bound over theirs, the scheduler attribute of a loop device of this run's own, on
+# the same scheduler. So --all really writes, and reads back what the kernel did. The runs
+# before it read the tree's own files: a loop device lists the schedulers of the kernel running
+# the check, which a sample must not show. sdaa is on kyber here, not the tree's bfq: Linux can be
+# built without bfq (a kernel with neither fails here, naming it). Needs root (loop devices,
+# mounts); every mount lives in a private namespace, and the loops are put back and detached at
+# exit.
 set -euo pipefail
 lib_name=docs
 # shellcheck source=tests/lib.sh
@@ -34,20 +38,27 @@ for f in "$TESTFACTS" "$top/hyperv-scheduler.conf"; do
 done
 
 tree=$(make_tree azure)
+sdaa=$(readlink -f "$tree/sys/class/block/sdaa/queue/scheduler")
+sed -i 's/\[bfq\]/bfq/; s/kyber/[kyber]/' "$sdaa"
 binds=() loop=
 for disk in sda sdaa sr0; do
 	make_loop loop
-	file=$tree/sys/class/block/$disk/queue/scheduler
-	sed -n 's/.*\[\(.*\)\].*/\1/p' "$file" >"/sys/block/$loop/queue/scheduler"
-	binds+=("/sys/block/$loop/queue/scheduler" "$(readlink -f "$file")")
+	file=$(readlink -f "$tree/sys/class/block/$disk/queue/scheduler")
+	sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$file")
+	grep -qw -- "$sched" "/sys/block/$loop/queue/scheduler" ||
+		die "this kernel offers no $sched for a loop device, which $disk's sample stands on"
+	echo "$sched" >"/sys/block/$loop/queue/scheduler"
+	binds+=("/sys/block/$loop/queue/scheduler" "$file")
 done
+# The loops stand in for the disks from the run that writes on (bound=1).
+bound=0
 cp "$top/hyperv-scheduler.conf" "$work/conf"
 printf '# a line of the default file\n\nfoo = bar\n' >"$work/conf-foo"
 
 # guest CONFIG-KIND ARGS...: the helper with ARGS in the guest; CONFIG-KIND is shipped (the
 # package's file), foo (an unknown key on line 3) or fifo. Prints stdout, then stderr.
 guest() {
-	local kind=$1
+	local kind=$1 n=$((bound * ${#binds[@]}))
 	shift
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m --propagation private -- sh -c '
@@ -69,7 +80,7 @@ guest() {
 		fifo) mkfifo /etc/hyperv-scheduler.conf ;;
 		esac
 		SYSTEMD_DEVICE_VERIFY_SYSFS=0 exec "$@" 2>&1' \
-		sh "$work" "$tree" "$kind" "${#binds[@]}" "${binds[@]}" \
+		sh "$work" "$tree" "$kind" "$n" "${binds[@]:0:n}" \
 		env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" "$@" || true
 }
 
@@ -99,6 +110,7 @@ for line in sys.stdin.read().splitlines():
                            break_on_hyphens=False, drop_whitespace=False) if len(line) > 78 else [line]
 print("$ hyperv-scheduler --dry-run --json sda")
 print("\n".join(l.rstrip() for l in lines))' "$(cat "$top/VERSION")" >"$out/json-sda"
+bound=1
 sample all '#' shipped --all
 sed -e '1d' -e 's/^/... hyperv-scheduler[...]: /' "$out/all" |
 	{
