@@ -180,17 +180,35 @@ if need_tree "fake guests"; then
 		"hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': No such device"
 	cp "$work/sda_sched" "$sda_sched"
 
+	# A directory on the disk's path with a newline in its name: the path in the message is
+	# escaped, and the message stays one line of the log.
+	nl_tree=$work/tree-newline old=target0:0:0 new=$'target0:0:0\nx'
+	cp -a "$azure" "$nl_tree"
+	nl_dir=$(find "$nl_tree/sys/devices" -type d -name "$old")
+	mv "$nl_dir" "${nl_dir%/*}/$new"
+	while IFS= read -r -d '' link; do
+		target=$(readlink "$link")
+		[[ $target != *"/$old/"* ]] || ln -sfn "${target//\/$old\//\/$new\/}" "$link"
+	done < <(find "$nl_tree/sys" -type l -print0)
+	check "a write failing under a path with a newline: exit 1" -- exits 1 \
+		on hyperv-guest "$nl_tree" env HYPERV_SCHEDULER_TEST_WRITE_ERROR=EACCES "$TESTFACTS" -c "$conf" sda
+	check "  the path escaped, in one line" -- stderr_is \
+		"hyperv-scheduler: cannot write '/sys${sda/"$old"/"$old"\\nx}/queue/scheduler': Permission denied"
+
 	# libudev cannot be loaded (src/udevlib.c opens it with dlopen()): a run that needs it
 	# fails and says why; an event that does not need it is settled all the same.
 	no_libudev() { on "$1" "$azure" env HYPERV_SCHEDULER_TEST_LIBUDEV="$2" "${@:3}"; }
 	check "no libudev on the system, a report: exit 1" -- \
 		exits 1 no_libudev hyperv-guest missing "$TESTFACTS" -c "$conf" --dry-run sda
-	check "  naming the library's absence" -- stderr_is \
-		"hyperv-scheduler: cannot create udev context: Can not access a needed shared library"
+	# The fault opens /nonexistent/libudev.so.1 instead, so that dlerror() says why.
+	check "  naming the library, with dlerror()'s reason" -- stderr_is \
+		"hyperv-scheduler: cannot load 'libudev.so.1': /nonexistent/libudev.so.1: cannot open shared object file: No such file or directory"
 	check "a libudev without udev_enumerate_new(), --all: exit 1" -- \
 		exits 1 no_libudev hyperv-guest udev_enumerate_new "$TESTFACTS" -c "$conf" --all
-	check "  the same message" -- stderr_is \
-		"hyperv-scheduler: cannot create udev context: Can not access a needed shared library"
+	# The fault looks up udev_enumerate_new-missing; dlerror() names the file ld.so found.
+	libudev=$(ldconfig -p | sed -n 's/^[[:space:]]*libudev\.so\.1 (.*) => //p' | head -n 1)
+	check "  naming the function and the library, with dlerror()'s reason" -- stderr_is \
+		"hyperv-scheduler: cannot find 'udev_enumerate_new' in 'libudev.so.1': $libudev: undefined symbol: udev_enumerate_new-missing"
 	check "no libudev, an event on KVM that needs none: exit 0" -- \
 		exits 0 no_libudev kvm missing DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda
 	check "  and nothing is said" -- silent
