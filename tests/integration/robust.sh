@@ -317,6 +317,25 @@ exit 0"
 		check "  the error is logged, exit 1" -- \
 			stdout_is "syslog <27> cannot read '$fifo': a FIFO, not a regular file, nothing is changed
 exit 1"
+		# An exclude line read as meant is said with the change; one that cannot be read
+		# keeps every disk, and is said with the disk that would have changed.
+		commas=$(config "exclude = sdz, sdy")
+		check "under udev, an exclude line read as meant and a disk that changes: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$commas" --udev sda
+		check "  the warning comes after the change" -- stdout_is "syslog <30> sda: mq-deadline -> none
+syslog <28> $commas:1: read 'sdz, sdy' for 'exclude' as 'sdz sdy': patterns are separated by spaces, without quotes, commas, semicolons or /dev/
+exit 0"
+		cp "$work/sda_sched" "$sda_sched"
+		class=$(config "exclude = sd[[:digt:]]")
+		check "under udev, an exclude pattern that cannot be read and a disk already on none: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$class" --udev sdb
+		check "  nothing is logged" -- stdout_is "exit 0"
+		check "under udev, an exclude pattern that cannot be read and a disk that would change: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$class" --udev sda
+		check "  the warning is logged, exit 1" -- \
+			stdout_is "syslog <28> $class:1: bad pattern 'sd[[:digt:]]' for 'exclude': no character class '[:digt:]', nothing is changed
+exit 1"
+		check "  the disk is not written" -- is "sda's scheduler file" "$(cat "$sda_sched")" "$(cat "$work/sda_sched")"
 		check "--udev, DEVPATH a device that is not a block device: exit 0" -- exits 0 on hyperv-guest "$azure" \
 			env DEVPATH=/devices/virtual/dmi/id "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev id
 		check "  refused as the same path given as an argument, exit 2" -- \
