@@ -30,9 +30,14 @@
 #   nspawn                systemd-nspawn, writable /sys              PID namespace, container=, ...
 #   userns                a user namespace mapped to root            uid_map not the identity, PID ns
 #   docker-wsl            container=docker, a WSL2 kernel release    container= (detect-virt says wsl)
+#   wsl2                  a PID namespace, PID 1 "systemd" in the    PID namespace; prints the WSL2 line
+#                         tree, a WSL2 kernel release, udevd answers
 #   ro-sys                /sys read-only                             /sys not writable
-# nspawn gets the socket bound in; where nspawn cannot run, that case says SKIP and why. The
-# control and docker-wsl keep the tree's systemd-detect-virt; the others have none, as slim
+# nspawn gets the socket bound in; where nspawn cannot run, that case says SKIP and why. A
+# WSL2 distribution is a container to the kernel (its own PID namespace, the VM's devices), so
+# its case must keep the loop too, and print the one line that says when the disks get the
+# policy; every other case must not print it. The
+# control, docker-wsl and wsl2 keep the tree's systemd-detect-virt; the others have none, as slim
 # images do not. Each run prints what the payload saw (facts: the namespace, the root, the
 # ping, /sys, systemd-detect-virt, uid_map), and the case checks it is the shape it stands for.
 #
@@ -70,8 +75,12 @@ fail() {
 	failures+=("$1")
 }
 
-# The rule is the same in both: udev_manages_devices, word for word but for the indentation.
-manages() { sed -n '/^udev_manages_devices() {$/,/^}$/p' | sed 's/^[[:space:]]*//'; }
+# The rule is the same in both: udev_manages_devices and wsl_distribution, word for word but for
+# the indentation.
+manages() {
+	sed -n -e '/^udev_manages_devices() {$/,/^}$/p' -e '/^wsl_distribution() {$/,/^}$/p' |
+		sed 's/^[[:space:]]*//'
+}
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst | manages >"$work/rule.deb"
 rpm -qp --qf '%{POSTIN}' "$rpm" >"$work/rpm-post"
 manages <"$work/rpm-post" >"$work/rule.rpm"
@@ -80,7 +89,7 @@ if [ ! -s "$work/rule.deb" ]; then
 elif ! diff -u "$work/rule.deb" "$work/rule.rpm"; then
 	fail "the postinst and the RPM's %post differ in udev_manages_devices"
 else
-	echo "PASS: the postinst and the RPM's %post have the same udev_manages_devices ($(wc -l <"$work/rule.deb") lines)"
+	echo "PASS: the postinst and the RPM's %post have the same udev_manages_devices and wsl_distribution ($(wc -l <"$work/rule.deb") lines)"
 fi
 
 # ---------------------------------------------------------------------------------------
@@ -162,7 +171,9 @@ fi
 # of the tree. Modes: host (this machine's PID namespace, the stand-in PID 1 chrooted in the
 # tree), chroot (the same, the stand-in outside the tree), pid (a PID namespace whose PID 1
 # chroots into the tree), pivot (the same, with pivot_root in a mount namespace of its own),
-# userns (pid inside a user namespace mapped to root), nspawn. Options: udevd (the stand-in
+# userns (pid inside a user namespace mapped to root), wsl (a PID namespace whose PID 1, a
+# shell named systemd, is chrooted in the tree and runs the payload as its child, on the WSL2
+# kernel release), nspawn. Options: udevd (the stand-in
 # udevd at /run/udev/control), stale (a socket file there that nobody listens on), slim (no
 # systemd-detect-virt), ro (read-only /sys), wsl (the WSL2 kernel release), docker
 # (container=docker in PID 1's environment), unpack (the .deb's files unpacked, for the RPM).
@@ -233,6 +244,11 @@ enter() {
 		pivot) exec unshare --pid --fork --mount --propagation private -- sh -c \
 			"mount -t proc proc \"\$0/proc\" && cd \"\$0\" && mkdir .old && pivot_root . .old &&
 				umount -l /.old && rmdir /.old && exec \"\$@\"" "$r" "${run[@]}" ;;
+		# As WSL starts a distribution with systemd: PID 1 of its own PID namespace is systemd.
+		wsl) exec unshare --pid --fork -- sh -c \
+			"mount -t proc proc \"\$0/proc\" && mount --bind \"\$1\" \"\$0/proc/sys/kernel/osrelease\" &&
+				shift && exec chroot \"\$0\" sh -c '\''printf systemd >/proc/\$\$/comm; \"\$@\" & wait \$!'\'' sh \"\$@\"" \
+			"$r" "$work/wsl-osrelease" "${run[@]}" ;;
 		userns) exec unshare --user --map-root-user --mount --pid --fork -- sh -c \
 			"mount -t proc proc \"\$0/proc\" && exec chroot \"\$0\" \"\$@\"" "$r" "${run[@]}" ;;
 		esac
@@ -268,12 +284,19 @@ check_case() {
 			fail "$name ($kind): $loop changed to $got"
 		elif [ "$want" = keep ] && grep -q 'cannot write' "$work/out"; then
 			fail "$name ($kind): the helper ran: $(grep -m1 'cannot write' "$work/out")"
+		elif [ -n "$note" ] && ! grep -qxF "$note" "$work/out"; then
+			fail "$name ($kind): no line '$note'"
+		elif [ -z "$note" ] && grep -q 'WSL2:' "$work/out"; then
+			fail "$name ($kind): says $(grep -m1 'WSL2:' "$work/out")"
 		else
 			echo "PASS: $name ($kind): $loop $([ "$want" = keep ] && echo "stays on mq-deadline" || echo "changes to none")"
 		fi
 	done
 }
 
+# The line a WSL2 distribution with systemd prints at installation; no other case prints it.
+wsl_line="hyperv-scheduler: WSL2: the disks get the policy when this distribution next starts; hyperv-scheduler --all applies it now"
+note=
 # Each case's facts: what the payload must see, so that the case is what it says it is: the
 # PID namespace, / against PID 1's root, the ping, /sys, systemd-detect-virt, uid_map.
 id_map=' 0 0 4294967295 '
@@ -308,6 +331,10 @@ facts="$host detect-virt=wsl uid_map=$id_map"
 check_case "container=docker on a WSL2 kernel" keep host udevd wsl docker
 facts="pidns=init root=pid1 udevd=answers sys=ro detect-virt=absent uid_map=$id_map"
 check_case "read-only /sys" keep host udevd slim ro
+facts="pidns=other root=pid1 udevd=answers sys=rw detect-virt=wsl uid_map=$id_map"
+note=$wsl_line
+check_case "a WSL2 distribution: its own PID namespace, systemd its PID 1, a udevd answering" keep wsl udevd
+note=
 
 if [ ${#failures[@]} != 0 ]; then
 	printf 'FAIL: container-install: %s\n' "${failures[@]}"

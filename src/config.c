@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devname.h"
 #include "util.h"
 
 #define BLANKS " \t"
@@ -37,54 +38,181 @@ void config_defaults(struct config *c) {
         sched_list_parse("none noop", &c->schedulers);
 }
 
-/* fnmatch() takes a '[' without its ']' for a plain '[', and a lone '\\' at the end for no
- * pattern at all, and says neither: such a pattern would match no disk, without a word. */
-static const char *glob_problem(const char *g, size_t len) {
+/* Patterns are matched against kernel names, whose bytes are few (devname.c): a pattern that
+ * holds any other byte outside a set, or that fnmatch() reads differently than it looks, would
+ * match no disk, and fnmatch() says nothing of it. */
+static const char *const class_names[] = { "alnum", "alpha", "blank", "cntrl", "digit", "graph",
+                                           "lower", "print", "punct", "space", "upper", "xdigit" };
+
+static bool class_name_valid(const char *name, size_t len) {
+        for (size_t i = 0; i < ELEMENTSOF(class_names); i++)
+                if (strlen(class_names[i]) == len && memcmp(name, class_names[i], len) == 0)
+                        return true;
+        return false;
+}
+
+/* Why the byte at g, which no kernel name has, is named as it is: a no-break space looks like a
+ * space when pasted. */
+static void foreign_byte(const char *g, size_t len, char *why, size_t size) {
+        unsigned char c = (unsigned char) g[0];
+
+        if (len >= 2 && c == 0xc2 && (unsigned char) g[1] == 0xa0)
+                snprintf(why, size, "a no-break space (U+00A0) where a space belongs");
+        else if (c > ' ' && c < 0x7f)
+                snprintf(why, size, "no kernel name has '%c'", c);
+        else
+                snprintf(why, size, "no kernel name has the byte \\x%02x", c);
+}
+
+/* The end of the class "[:name:]" at g[0] inside a set, 0 when g starts none: as glibc's
+ * fnmatch() reads it (posix/fnmatch_loop.c), lowercase letters between "[:" and ":]". */
+static size_t class_end(const char *g, size_t len) {
+        size_t k = 2;
+
+        if (len < 4 || g[0] != '[' || g[1] != ':')
+                return 0;
+        while (k < len && g[k] >= 'a' && g[k] <= 'z')
+                k++;
+        return k + 1 < len && g[k] == ':' && g[k + 1] == ']' ? k + 2 : 0;
+}
+
+/* Whether the len bytes at g can match no kernel name; then why, in why. */
+static bool glob_problem(const char *g, size_t len, char *why, size_t size) {
         for (size_t i = 0; i < len; i++) {
                 if (g[i] == '\\') {
-                        if (++i == len)
-                                return "pattern ends in a lone '\\'";
+                        if (++i == len) {
+                                snprintf(why, size, "it ends in a lone '\\'");
+                                return true;
+                        }
+                        if (!kernel_name_char(g[i])) {
+                                foreign_byte(g + i, len - i, why, size);
+                                return true;
+                        }
                 } else if (g[i] == '[') {
-                        size_t j = i + 1;
+                        size_t j = i + 1, first;
 
                         /* A ']' first in the set, after any '!' or '^', is a member. */
                         if (j < len && (g[j] == '!' || g[j] == '^'))
                                 j++;
+                        first = j;
                         if (j < len && g[j] == ']')
                                 j++;
-                        while (j < len && g[j] != ']')
-                                j++;
-                        if (j == len)
-                                return "'[' without a closing ']'";
+                        while (j < len && g[j] != ']') {
+                                size_t end = class_end(g + j, len - j);
+
+                                if (end && !class_name_valid(g + j + 2, end - 4)) {
+                                        snprintf(why, size, "no character class '%.*s'",
+                                                 (int) end, g + j);
+                                        return true;
+                                }
+                                j += end ? end : 1;
+                        }
+                        if (j == len) {
+                                snprintf(why, size, "'[' without a closing ']'");
+                                return true;
+                        }
+                        if (j - first >= 3 && g[first] == ':' && g[j - 1] == ':') {
+                                char set[32];
+
+                                escape_text(g + i, j + 1 - i, set, sizeof(set));
+                                snprintf(why, size, "'%s' is a set of its letters; the class is "
+                                         "written '[%s]'", set, set);
+                                return true;
+                        }
                         i = j;
+                } else if (g[i] != '*' && g[i] != '?' && !kernel_name_char(g[i])) {
+                        foreign_byte(g + i, len - i, why, size);
+                        return true;
                 }
         }
-        return NULL;
+        return false;
 }
 
-/* Leaves value intact: a bad one is shown whole in the warning. */
-static int parse_globs(const char *value, struct glob_list *out, const char **why) {
+static bool is_quote(char c) {
+        return c == '"' || c == '\'';
+}
+
+/* The separators of a list as other tools write one; only blanks separate patterns here. */
+#define LIST_SEPARATORS BLANKS ",;"
+
+/* Reads the patterns of value, taking what is plainly meant as meant: commas or semicolons
+ * between patterns, quotes around one or around all, a /dev/ prefix; *as_meant then says that
+ * happened. Anything else a kernel name cannot hold fails, with the message, naming key, in msg.
+ * Leaves value intact: a bad one is shown whole in the warning. */
+static int parse_globs(const char *value, const char *key, struct glob_list *out, bool *as_meant,
+                       char *msg, size_t msgsize) {
         struct glob_list l = { 0 };
+        size_t end = strlen(value), start = 0;
+        char shown[64], why[128];
 
-        for (const char *g = value + strspn(value, BLANKS); *g; g += strspn(g, BLANKS)) {
-                size_t len = strcspn(g, BLANKS);
+        *as_meant = value[strcspn(value, ",;")] != '\0';
+        if (end >= 2 && is_quote(value[0]) && value[end - 1] == value[0] &&
+            !memchr(value + 1, value[0], end - 2)) {
+                start++;
+                end--;
+                *as_meant = true;
+        }
+        for (size_t pos = start; pos < end;) {
+                size_t written = strcspn(value + pos, LIST_SEPARATORS), len;
+                const char *g = value + pos;
 
+                if (pos + written > end)
+                        written = end - pos;
+                if (written == 0) {
+                        pos++;
+                        continue;
+                }
+                len = written;
+                if (len >= 2 && is_quote(g[0]) && g[len - 1] == g[0]) {
+                        g++;
+                        len -= 2;
+                        *as_meant = true;
+                }
+                if (len > 5 && strncmp(g, "/dev/", 5) == 0) {
+                        g += 5;
+                        len -= 5;
+                        *as_meant = true;
+                }
+                escape_text(value + pos, written, shown, sizeof(shown));
+                pos += written;
+                if (len == 0)
+                        continue;
                 if (l.n == CONFIG_GLOBS_MAX) {
-                        *why = "too many patterns (at most 32)";
+                        escape_text(value, strlen(value), shown, sizeof(shown));
+                        snprintf(msg, msgsize, "bad value '%s' for '%s': too many patterns "
+                                 "(at most 32), nothing is changed", shown, key);
                         return -E2BIG;
                 }
                 if (len >= CONFIG_GLOB_LEN) {
-                        *why = "pattern too long (at most 63 bytes)";
+                        snprintf(msg, msgsize, "bad pattern '%s' for '%s': longer than 63 "
+                                 "bytes, nothing is changed", shown, key);
                         return -E2BIG;
                 }
-                if ((*why = glob_problem(g, len)))
+                if (glob_problem(g, len, why, sizeof(why))) {
+                        snprintf(msg, msgsize, "bad pattern '%s' for '%s': %s, nothing is changed",
+                                 shown, key, why);
                         return -EINVAL;
+                }
                 memcpy(l.glob[l.n], g, len);
                 l.glob[l.n++][len] = '\0';
-                g += len;
         }
         *out = l;
         return 0;
+}
+
+/* "read 'VALUE' for 'KEY' as 'P1 P2'", for a value taken as meant. */
+static void note_as_meant(const char *value, const char *key, const struct glob_list *l,
+                          char *msg, size_t msgsize) {
+        char joined[CONFIG_GLOBS_MAX * CONFIG_GLOB_LEN] = "", shown[64], read[64];
+        size_t n = 0;
+
+        for (unsigned i = 0; i < l->n; i++)
+                n += (size_t) snprintf(joined + n, sizeof(joined) - n, "%s%s", i ? " " : "",
+                                       l->glob[i]);
+        escape_text(value, strlen(value), shown, sizeof(shown));
+        escape_text(joined, n, read, sizeof(read));
+        snprintf(msg, msgsize, "read '%s' for '%s' as '%s': patterns are separated by spaces, "
+                 "without quotes, commas, semicolons or /dev/", shown, key, read);
 }
 
 /* none and noop only, in either order: the rule starts no process for a disk already on
@@ -116,7 +244,8 @@ static int parse_line(struct config *c, char *line, unsigned seen[KEYS], unsigne
                       char *msg, size_t msgsize) {
         char *eq, *key, *value, shown[64];
         const char *why = NULL;
-        size_t k;
+        bool as_meant = false;
+        size_t k, n;
         int r = 0;
 
         line[strcspn(line, "#")] = '\0';
@@ -150,10 +279,15 @@ static int parse_line(struct config *c, char *line, unsigned seen[KEYS], unsigne
                 r = parse_schedulers(value, &c->schedulers, &why);
                 break;
         case KEY_EXCLUDE:
-                r = parse_globs(value, &c->exclude, &why);
-                break;
         case KEY_DEVICES:
-                r = parse_globs(value, &c->devices, &why);
+                r = parse_globs(value, key_names[k], k == KEY_EXCLUDE ? &c->exclude : &c->devices,
+                                &as_meant, msg, msgsize);
+                /* Dropping the line, or the pattern, could let through the very disk the
+                 * administrator meant: the file is then taken as one that cannot be read. */
+                if (r < 0) {
+                        c->unreadable = true;
+                        return r;
+                }
                 break;
         case KEYS:
                 break;
@@ -163,14 +297,19 @@ static int parse_line(struct config *c, char *line, unsigned seen[KEYS], unsigne
                 snprintf(msg, msgsize, "bad value '%s' for '%s': %s", shown, key_names[k], why);
                 return r;
         }
-        if (seen[k]) {
-                snprintf(msg, msgsize, "'%s' repeated: this line overrides line %u", key_names[k],
-                         seen[k]);
-                seen[k] = lineno;
-                return 1;
+        n = 0;
+        if (as_meant) {
+                note_as_meant(value, key_names[k], k == KEY_EXCLUDE ? &c->exclude : &c->devices,
+                              msg, msgsize);
+                n = strlen(msg);
         }
+        /* One warning a line: a repeat after a note joins it. */
+        if (seen[k])
+                snprintf(msg + n, msgsize - n, "%s'%s' repeated: this line overrides line %u",
+                         n ? "; " : "", key_names[k], seen[k]);
+        r = as_meant || seen[k];
         seen[k] = lineno;
-        return 0;
+        return r;
 }
 
 unsigned config_parse(struct config *c, const char *text, size_t len, const char *path,

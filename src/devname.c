@@ -8,6 +8,10 @@
 /* What the kernel puts in block device names ('!' stands for '/' in cciss!c0d0). */
 #define KERNEL_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:+!@-"
 
+bool kernel_name_char(char c) {
+        return c != '\0' && strchr(KERNEL_NAME_CHARS, c);
+}
+
 bool kernel_name_valid(const char *name) {
         size_t len = strlen(name);
 

@@ -15,3 +15,5 @@ enum devname_kind {
 int devname_check(const char *arg, enum devname_kind *kind, const char **why);
 
 bool kernel_name_valid(const char *name);
+/* Whether c can be part of a kernel name. */
+bool kernel_name_char(char c);

@@ -86,6 +86,7 @@ long read_file_bounded(const char *path, char *buf, size_t size) {
 void config_load(struct config *c, const char *path, config_warn_fn warn, void *userdata) {
         char *text, msg[CONFIG_PATH_SHOWN + 128], shown[CONFIG_PATH_SHOWN];
         unsigned type = 0;
+        bool whole = true; /* the problem, if any, is with the file as a whole */
         long len;
 
         config_defaults(c);
@@ -109,14 +110,17 @@ void config_load(struct config *c, const char *path, config_warn_fn warn, void *
                 snprintf(msg, sizeof(msg), "cannot use '%s': binary file (NUL bytes)", shown);
                 c->unreadable = true;
         } else {
+                /* A line it cannot read may make the file unreadable too: that line's warning
+                 * says so. */
                 config_parse(c, text, (size_t) len, path, warn, userdata);
+                whole = false;
         }
         free(text);
         if (c->unreadable) {
                 /* Nothing of it applies, not even the lines read before the problem. */
                 config_defaults(c);
                 c->found = c->unreadable = true;
-                if (warn)
+                if (warn && whole)
                         warn(userdata, path, 0, msg);
         }
 }

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "json.h"
@@ -59,14 +60,18 @@ void report_change_line(char *buf, size_t size, const struct disk_result *d) {
                  sched_list_current(&d->outcome.now));
 }
 
-/* "cannot VERB 'SYSPATH/queue/scheduler'TAIL" in size bytes: a syspath too long loses its
- * middle, never TAIL, the part that explains. */
-static void scheduler_message(char *buf, size_t size, const char *verb, const char *syspath,
+/* "cannot VERB 'SYSPATH/queue/scheduler'TAIL" in size bytes, SYSPATH escaped (a directory
+ * name may hold a newline): a syspath too long loses its middle, never TAIL, the part that
+ * explains. */
+static void scheduler_message(char *buf, size_t size, const char *verb, const char *path,
                               const char *tail) {
         static const char file[] = "/queue/scheduler";
-        size_t fixed = strlen("cannot ") + strlen(verb) + strlen(" ''") + strlen(file) +
-                       strlen(tail) + 1,
-               len = strlen(syspath);
+        char syspath[4 * PATH_MAX + 1];
+        size_t fixed, len;
+
+        escape_text(path, strlen(path), syspath, sizeof(syspath));
+        fixed = strlen("cannot ") + strlen(verb) + strlen(" ''") + strlen(file) + strlen(tail) + 1;
+        len = strlen(syspath);
 
         if (fixed + len <= size || fixed + 16 > size) {
                 snprintf(buf, size, "cannot %s '%s%s'%s", verb, syspath, file, tail);

@@ -13,6 +13,7 @@
 #include "facts.h"
 #include "files.h"
 #include "report.h"
+#include "udevlib.h"
 #include "util.h"
 
 struct results {
@@ -216,7 +217,10 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
         }
         /* Under udev a disk that went away before its event was handled is no failure. */
         if (r == -ENODEV && o->under_udev) {
-                log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", arg);
+                char shown[DEVICE_PATH_MAX * 4];
+
+                escape_text(arg, strlen(arg), shown, sizeof(shown));
+                log_msg(LOG_DEBUG, "%s: vanished before it could be looked up", shown);
                 return;
         }
         report_lookup_error(msg, sizeof(msg), arg, r);
@@ -408,6 +412,11 @@ enum exit_status run(const struct run_options *o) {
         if (event_settled_early(o, &c, &m))
                 goto out;
         udev = udev_new();
+        if (!udev && udevlib_error()) {
+                log_msg(LOG_ERR, "%s", udevlib_error());
+                worsen(&res, EXIT_FAILED);
+                goto out;
+        }
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
                 worsen(&res, EXIT_FAILED);

@@ -13,8 +13,10 @@
 #include <errno.h>
 #include <libudev.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "udevlib.h"
 #include "util.h"
 
 /* The library as Debian, Fedora and every distro with systemd ship it. */
@@ -70,8 +72,25 @@ static struct {
 #define NAME(name, ret, params, args) #name,
 static const char *const sym_names[] = { UDEV_CONTEXT(NAME) UDEV_FORWARDED(NAME) };
 
+static char error[512];
+
+const char *udevlib_error(void) {
+        return error[0] ? error : NULL;
+}
+
+/* "cannot VERB ...: DLERROR" in error, dlerror()'s text escaped: it holds a path. */
+static void set_error(const char *what) {
+        const char *why = dlerror();
+        char shown[384];
+
+        if (!why)
+                why = "no reason given";
+        escape_text(why, strlen(why), shown, sizeof(shown));
+        snprintf(error, sizeof(error), "%s: %s", what, shown);
+}
+
 /* Opens the library and finds every function, once. 0, or -ELIBACC when the library or one of
- * its functions is missing (then nothing is kept). */
+ * its functions is missing (then nothing is kept, and udevlib_error() says why). */
 static int udevlib_open(void) {
         static void *lib;
         void *found[ELEMENTSOF(sym_names)];
@@ -79,16 +98,25 @@ static int udevlib_open(void) {
         if (lib)
                 return 0;
         lib = dlopen(LIBUDEV_SONAME, RTLD_NOW | RTLD_LOCAL);
-        if (!lib)
+        if (!lib) {
+                set_error("cannot load '" LIBUDEV_SONAME "'");
                 return -ELIBACC;
+        }
         for (size_t i = 0; i < ELEMENTSOF(sym_names); i++) {
                 found[i] = dlsym(lib, sym_names[i]);
                 if (!found[i]) {
+                        char what[128];
+
+                        /* Before dlclose(), which may set dlerror() anew. */
+                        snprintf(what, sizeof(what), "cannot find '%s' in '" LIBUDEV_SONAME "'",
+                                 sym_names[i]);
+                        set_error(what);
                         dlclose(lib);
                         lib = NULL;
                         return -ELIBACC;
                 }
         }
+        error[0] = '\0';
         /* The struct holds nothing but function pointers, in the order of sym_names, each the
          * size of dlsym()'s object pointer, as POSIX requires of dlsym(). */
         _Static_assert(sizeof(sym) == sizeof(found), "one pointer for each name");

@@ -78,6 +78,8 @@ guest() {
 		shipped) cp "$work/conf" /etc/hyperv-scheduler.conf ;;
 		foo) cp "$work/conf-foo" /etc/hyperv-scheduler.conf ;;
 		fifo) mkfifo /etc/hyperv-scheduler.conf ;;
+		commas) printf "exclude = sdc, sdd\n" >/etc/hyperv-scheduler.conf ;;
+		class) printf "exclude = sd[[:digt:]]\n" >/etc/hyperv-scheduler.conf ;;
 		esac
 		SYSTEMD_DEVICE_VERIFY_SYSFS=0 exec "$@" 2>&1' \
 		sh "$work" "$tree" "$kind" "$n" "${binds[@]:0:n}" \
@@ -121,3 +123,6 @@ sample dry-run-after '$' shipped --dry-run
 # What the helper says of a config file that cannot be read, and of a bad line.
 guest fifo --dry-run | grep '^hyperv-scheduler: ' >"$out/config-fifo"
 guest foo --dry-run sdb | grep '^hyperv-scheduler: ' >"$out/config-foo"
+# An exclude line read as meant, and one that cannot be read.
+guest commas --dry-run sdb | grep '^hyperv-scheduler: ' >"$out/config-commas"
+guest class --dry-run sdb | grep '^hyperv-scheduler: ' >"$out/config-class"

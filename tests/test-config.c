@@ -337,8 +337,10 @@ START_TEST(thirty_three_patterns_are_refused) {
         ck_assert_uint_eq(parse(text), 1);
         /* The value is shown whole as far as 60 bytes go, then "...". */
         snprintf(msg, sizeof(msg),
-                 "bad value '%.60s...' for 'exclude': too many patterns (at most 32)", globs);
+                 "bad value '%.60s...' for 'exclude': too many patterns (at most 32), nothing is "
+                 "changed", globs);
         assert_warning(0, 1, msg);
+        ck_assert(config.unreadable);
         ck_assert_uint_eq(config.exclude.n, 1);
         ck_assert_str_eq(config.exclude.glob[0], "sdz");
 }
@@ -363,8 +365,10 @@ START_TEST(sixty_four_byte_pattern_is_refused) {
         snprintf(text, sizeof(text), "devices = %s\n", value);
         ck_assert_uint_eq(parse(text), 1);
         snprintf(msg, sizeof(msg),
-                 "bad value '%.60s...' for 'devices': pattern too long (at most 63 bytes)", value);
+                 "bad pattern '%.60s...' for 'devices': longer than 63 bytes, nothing is changed",
+                 value + 4);
         assert_warning(0, 1, msg);
+        ck_assert(config.unreadable);
         ck_assert_uint_eq(config.devices.n, 0);
 }
 END_TEST
@@ -610,6 +614,21 @@ START_TEST(nothing_of_a_refused_file_applies) {
 }
 END_TEST
 
+START_TEST(unreadable_pattern_gives_the_defaults_and_one_warning) {
+        static const char text[] = "mode = always\nexclude = sd[[:digt:]]\n";
+        char path[512];
+
+        tmpdir_write(dir, "class.conf", text, sizeof(text) - 1, path, sizeof(path));
+        load(path);
+        ck_assert(config.found);
+        ck_assert(config.unreadable);
+        assert_defaults(&config);
+        ck_assert_uint_eq(warnings.n, 1);
+        assert_warning(0, 2, "bad pattern 'sd[[:digt:]]' for 'exclude': no character class "
+                             "'[:digt:]', nothing is changed");
+}
+END_TEST
+
 START_TEST(path_is_escaped_in_the_warning) {
         char path[512];
 
@@ -737,36 +756,152 @@ static const struct {
         { "exclude = *", "sda", false },
 };
 
-/* fnmatch() would take these silently and match no disk. */
+/* Patterns no kernel name can match: fnmatch() would take them silently and match no disk. */
 static const struct {
         const char *value, *shown, *why;
 } bad_globs[] = {
         { "sd[", "sd[", "'[' without a closing ']'" },
-        { "sda sd[ab", "sda sd[ab", "'[' without a closing ']'" },
+        { "sda sd[ab", "sd[ab", "'[' without a closing ']'" },
         { "sd[]", "sd[]", "'[' without a closing ']'" },
         { "sd[!]", "sd[!]", "'[' without a closing ']'" },
-        { "nvme*\\", "nvme*\\\\", "pattern ends in a lone '\\'" },
+        { "nvme*\\", "nvme*\\\\", "it ends in a lone '\\'" },
+        /* A pasted no-break space splits nothing. */
+        { "sdc\xc2\xa0sdd", "sdc\\xc2\\xa0sdd", "a no-break space (U+00A0) where a space belongs" },
+        { "\xc2\xa0sdc", "\\xc2\\xa0sdc", "a no-break space (U+00A0) where a space belongs" },
+        { "sd[[:digt:]]", "sd[[:digt:]]", "no character class '[:digt:]'" },
+        { "sd[a[:digt:]]", "sd[a[:digt:]]", "no character class '[:digt:]'" },
+        { "sd[[::]]", "sd[[::]]", "no character class '[::]'" },
+        { "sd[:digit:]", "sd[:digit:]",
+          "'[:digit:]' is a set of its letters; the class is written '[[:digit:]]'" },
+        { "sd[:d\xe9t:]", "sd[:d\\xe9t:]",
+          "'[:d\\xe9t:]' is a set of its letters; the class is written '[[:d\\xe9t:]]'" },
+        { "sd\"c", "sd\"c", "no kernel name has '\"'" },
+        { "\"sdc", "\"sdc", "no kernel name has '\"'" },
+        { "sdc'", "sdc'", "no kernel name has '''" },
+        { "sd]", "sd]", "no kernel name has ']'" },
+        { "sd\\[", "sd\\\\[", "no kernel name has '['" },
+        { "sd/c", "sd/c", "no kernel name has '/'" },
+        { "/dev/disk/by-id/wwn-1", "/dev/disk/by-id/wwn-1", "no kernel name has '/'" },
+        { "/sys/block/sdc", "/sys/block/sdc", "no kernel name has '/'" },
+        { "sd\xc3\xa9", "sd\\xc3\\xa9", "no kernel name has the byte \\xc3" },
+        { "sd\x01", "sd\\x01", "no kernel name has the byte \\x01" },
+        { "sd$", "sd$", "no kernel name has '$'" },
 };
 
-START_TEST(broken_glob_is_a_bad_line) {
+/* Dropping the pattern, or the line, could write the very disk that was meant. */
+START_TEST(unreadable_pattern_makes_the_file_unreadable) {
         char text[128], msg[256];
 
-        snprintf(text, sizeof(text), "exclude = %s\ndevices = %s\n", bad_globs[_i].value,
-                 bad_globs[_i].value);
-        ck_assert_uint_eq(parse(text), 2);
-        snprintf(msg, sizeof(msg), "bad value '%s' for 'exclude': %s", bad_globs[_i].shown,
-                 bad_globs[_i].why);
+        snprintf(text, sizeof(text), "exclude = %s\n", bad_globs[_i].value);
+        ck_assert_uint_eq(parse(text), 1);
+        ck_assert_uint_eq(warnings.n, 1);
+        snprintf(msg, sizeof(msg), "bad pattern '%s' for 'exclude': %s, nothing is changed",
+                 bad_globs[_i].shown, bad_globs[_i].why);
         assert_warning(0, 1, msg);
-        ck_assert_uint_eq(config.exclude.n, 0);
-        ck_assert_uint_eq(config.devices.n, 0);
+        ck_assert(config.unreadable);
+}
+END_TEST
+
+START_TEST(unreadable_devices_pattern_makes_the_file_unreadable) {
+        char text[128], msg[256];
+
+        snprintf(text, sizeof(text), "mode = off\ndevices = %s\n", bad_globs[_i].value);
+        ck_assert_uint_eq(parse(text), 1);
+        snprintf(msg, sizeof(msg), "bad pattern '%s' for 'devices': %s, nothing is changed",
+                 bad_globs[_i].shown, bad_globs[_i].why);
+        assert_warning(0, 2, msg);
+        ck_assert(config.unreadable);
 }
 END_TEST
 
 START_TEST(good_brackets_are_accepted) {
-        ck_assert_uint_eq(parse("exclude = sd[]a] sd[!]a] sd[^a] sd[[:digit:]] sd\\[ [ab]*\n"), 0);
-        ck_assert_uint_eq(config.exclude.n, 6);
+        ck_assert_uint_eq(parse("exclude = sd[]a] sd[!]a] sd[^a] sd[[:digit:]] sd[a[:upper:]] "
+                                "sd\\a [ab]* sd[[:x]\n"),
+                          0);
+        ck_assert_uint_eq(warnings.n, 0);
+        ck_assert(!config.unreadable);
+        ck_assert_uint_eq(config.exclude.n, 8);
         ck_assert(!config_wants(&config, "sd]"));
+        ck_assert(!config_wants(&config, "sd7"));
+        ck_assert(!config_wants(&config, "sdA"));
         ck_assert(config_wants(&config, "vda"));
+}
+END_TEST
+
+START_TEST(every_kernel_name_byte_is_a_pattern) {
+        ck_assert_uint_eq(parse("devices = abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ "
+                                "0123456789 cciss!c0d0 a_b.c:d+e@f-g ?* \\!\n"),
+                          0);
+        ck_assert_uint_eq(warnings.n, 0);
+        ck_assert_uint_eq(config.devices.n, 7);
+        ck_assert(config_wants(&config, "cciss!c0d0"));
+}
+END_TEST
+
+/* Lists as other tools write them: the intent is plain, and the warning says how it was read. */
+static const struct {
+        const char *value, *read;
+} as_meant[] = {
+        { "sdc, sdd", "sdc sdd" },
+        { "sdc,sdd", "sdc sdd" },
+        { "sdc;sdd", "sdc sdd" },
+        { "sdc; sdd;", "sdc sdd" },
+        { "\"sdc\"", "sdc" },
+        { "'sdc'", "sdc" },
+        { "\"sdc sdd\"", "sdc sdd" },
+        { "'sdc' 'sdd'", "sdc sdd" },
+        { "\"sdc\",\"nvme*\"", "sdc nvme*" },
+        { "/dev/sdc", "sdc" },
+        { "/dev/sdc /dev/sd[d-f]", "sdc sd[d-f]" },
+        { "\"/dev/sdc\", sdd", "sdc sdd" },
+        { "\"\"", "" },
+};
+
+START_TEST(plain_intent_is_read_as_meant) {
+        char text[128], msg[256], joined[128] = "";
+
+        snprintf(text, sizeof(text), "exclude = %s\n", as_meant[_i].value);
+        ck_assert_uint_eq(parse(text), 0);
+        ck_assert_uint_eq(warnings.n, 1);
+        snprintf(msg, sizeof(msg),
+                 "read '%s' for 'exclude' as '%s': patterns are separated by spaces, without "
+                 "quotes, commas, semicolons or /dev/",
+                 as_meant[_i].value, as_meant[_i].read);
+        assert_warning(0, 1, msg);
+        ck_assert(!config.unreadable);
+        for (unsigned i = 0; i < config.exclude.n; i++) {
+                if (i)
+                        strcat(joined, " ");
+                strcat(joined, config.exclude.glob[i]);
+        }
+        ck_assert_str_eq(joined, as_meant[_i].read);
+}
+END_TEST
+
+START_TEST(devices_read_as_meant) {
+        ck_assert_uint_eq(parse("devices = sdc, /dev/sdd\n"), 0);
+        assert_warning(0, 1,
+                       "read 'sdc, /dev/sdd' for 'devices' as 'sdc sdd': patterns are separated "
+                       "by spaces, without quotes, commas, semicolons or /dev/");
+        ck_assert(config_wants(&config, "sdd"));
+        ck_assert(!config_wants(&config, "sde"));
+}
+END_TEST
+
+START_TEST(read_as_meant_and_repeated_is_one_warning) {
+        ck_assert_uint_eq(parse("exclude = sda\nexclude = sdc,sdd\n"), 0);
+        ck_assert_uint_eq(warnings.n, 1);
+        assert_warning(0, 2,
+                       "read 'sdc,sdd' for 'exclude' as 'sdc sdd': patterns are separated by "
+                       "spaces, without quotes, commas, semicolons or /dev/; 'exclude' repeated: "
+                       "this line overrides line 1");
+}
+END_TEST
+
+START_TEST(unreadable_pattern_stays_unreadable_after_a_good_line) {
+        ck_assert_uint_eq(parse("exclude = sd[[:digt:]]\nexclude = sdc\n"), 1);
+        ck_assert_uint_eq(warnings.n, 1);
+        ck_assert(config.unreadable);
 }
 END_TEST
 
@@ -872,8 +1007,16 @@ Suite *config_suite(void) {
         tcase_add_test(tc, sixty_three_byte_pattern_fits);
         tcase_add_test(tc, sixty_four_byte_pattern_is_refused);
         tcase_add_loop_test(tc, config_wants_applies_exclude_then_devices, 0, ELEMENTSOF(wants));
-        tcase_add_loop_test(tc, broken_glob_is_a_bad_line, 0, ELEMENTSOF(bad_globs));
+        tcase_add_loop_test(tc, unreadable_pattern_makes_the_file_unreadable, 0,
+                            ELEMENTSOF(bad_globs));
+        tcase_add_loop_test(tc, unreadable_devices_pattern_makes_the_file_unreadable, 0,
+                            ELEMENTSOF(bad_globs));
         tcase_add_test(tc, good_brackets_are_accepted);
+        tcase_add_test(tc, every_kernel_name_byte_is_a_pattern);
+        tcase_add_loop_test(tc, plain_intent_is_read_as_meant, 0, ELEMENTSOF(as_meant));
+        tcase_add_test(tc, devices_read_as_meant);
+        tcase_add_test(tc, read_as_meant_and_repeated_is_one_warning);
+        tcase_add_test(tc, unreadable_pattern_stays_unreadable_after_a_good_line);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("load");
@@ -889,6 +1032,7 @@ Suite *config_suite(void) {
         tcase_add_test(tc, null_device_is_an_empty_file);
         tcase_add_test(tc, other_device_is_refused);
         tcase_add_test(tc, nothing_of_a_refused_file_applies);
+        tcase_add_test(tc, unreadable_pattern_gives_the_defaults_and_one_warning);
         tcase_add_test(tc, path_is_escaped_in_the_warning);
         suite_add_tcase(s, tc);
 

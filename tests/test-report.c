@@ -90,6 +90,21 @@ START_TEST(long_syspath_keeps_the_explanation) {
 }
 END_TEST
 
+/* A directory name may hold a newline or any other byte: a log line must stay one line. */
+START_TEST(syspath_is_escaped_in_write_errors) {
+        static const struct write_outcome failed = { .result = WRITE_FAILED, .error = -EROFS },
+                                          kept = { .result = WRITE_NOT_KEPT, .error = -EIO };
+        char msg[320];
+
+        report_write_error(msg, sizeof(msg), "/sys/devices/a\nb\x01/block/sdq", "none", &failed);
+        ck_assert_str_eq(msg, "cannot write '/sys/devices/a\\nb\\x01/block/sdq/queue/scheduler': "
+                              "Read-only file system");
+        report_write_error(msg, sizeof(msg), "/sys/devices/a\tb\\/block/sdq", "none", &kept);
+        ck_assert_str_eq(msg, "cannot read back '/sys/devices/a\\tb\\\\/block/sdq/queue/"
+                              "scheduler': Input/output error");
+}
+END_TEST
+
 START_TEST(write_error_message_is_exact) {
         char msg[320];
 
@@ -537,6 +552,7 @@ Suite *report_suite(void) {
         tc = tcase_create("messages");
         tcase_add_loop_test(tc, change_line_names_the_old_scheduler, 0, ELEMENTSOF(changes));
         tcase_add_loop_test(tc, write_error_message_is_exact, 0, ELEMENTSOF(errors));
+        tcase_add_test(tc, syspath_is_escaped_in_write_errors);
         tcase_add_test(tc, long_syspath_keeps_the_explanation);
         tcase_add_loop_test(tc, name_error_message_is_exact, 0, ELEMENTSOF(names));
         tcase_add_loop_test(tc, lookup_error_message_is_exact, 0, ELEMENTSOF(lookups));

@@ -118,7 +118,9 @@ FILE *__wrap_open_memstream(char **ptr, size_t *size) {
 
 /* The fault points of libudev's loading (src/udevlib.c), linked with -Wl,--wrap=dlopen and
  * -Wl,--wrap=dlsym: HYPERV_SCHEDULER_TEST_LIBUDEV=missing fails the dlopen(), as on a system
- * without libudev; the name of a function fails its dlsym(), as an older libudev would. */
+ * without libudev; the name of a function fails its dlsym(), as an older libudev would. Each
+ * fails in the real call, so that dlerror() says why as it would: a file under /nonexistent
+ * is opened instead, a name with "-missing" appended looked up. */
 void *__real_dlopen(const char *file, int mode);
 void *__wrap_dlopen(const char *file, int mode);
 void *__real_dlsym(void *handle, const char *name);
@@ -127,16 +129,24 @@ void *__wrap_dlsym(void *handle, const char *name);
 void *__wrap_dlopen(const char *file, int mode) {
         const char *fault = getenv("HYPERV_SCHEDULER_TEST_LIBUDEV");
 
-        if (fault && strcmp(fault, "missing") == 0)
-                return NULL;
+        char absent[256];
+
+        if (fault && strcmp(fault, "missing") == 0) {
+                snprintf(absent, sizeof(absent), "/nonexistent/%s", file);
+                return __real_dlopen(absent, mode);
+        }
         return __real_dlopen(file, mode);
 }
 
 void *__wrap_dlsym(void *handle, const char *name) {
         const char *fault = getenv("HYPERV_SCHEDULER_TEST_LIBUDEV");
 
-        if (fault && strcmp(fault, name) == 0)
-                return NULL;
+        char absent[256];
+
+        if (fault && strcmp(fault, name) == 0) {
+                snprintf(absent, sizeof(absent), "%s-missing", name);
+                return __real_dlsym(handle, absent);
+        }
         return __real_dlsym(handle, name);
 }
 

@@ -48,3 +48,26 @@ container="*) return 1 ;;
 	timeout 15 udevadm control --ping --timeout=10 >/dev/null 2>&1 || return 1
 	return 0
 }
+
+# Whether this is a WSL2 distribution with systemd, where udev_manages_devices
+# says no though this root's udevd manages the disks: WSL runs each
+# distribution "as isolated containers inside of the WSL 2 managed VM", with
+# "their own PID namespace" and the VM's device tree shared (Microsoft's About
+# WSL), and systemd, with [boot] systemd=true, as PID 1 of that namespace. A
+# Docker container on a WSL2 host has the same kernel and namespace shape, and
+# Docker Desktop itself runs as a WSL distribution: nothing the kernel says
+# tells them apart, so this applies nothing. It only says when the disks get
+# the policy: systemd-udev-trigger's coldplug at the distribution's next start
+# runs the rule for every disk. The signs: a WSL kernel (its release names
+# microsoft: 5.15.167.4-microsoft-standard-WSL2), PID 1 of this namespace is
+# systemd, / is its root, and its udevd's control socket is there.
+wsl_distribution() {
+	case $(cat /proc/sys/kernel/osrelease 2>/dev/null) in
+	*[Mm]icrosoft*) ;;
+	*) return 1 ;;
+	esac
+	[ "$(cat /proc/1/comm 2>/dev/null)" = systemd ] || return 1
+	root=$(stat -L -c %d:%i / 2>/dev/null) || return 1
+	[ "$root" = "$(stat -L -c %d:%i /proc/1/root 2>/dev/null)" ] || return 1
+	[ -S /run/udev/control ]
+}

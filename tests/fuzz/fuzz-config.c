@@ -33,8 +33,8 @@ static void check_globs(const struct glob_list *l, const char *what) {
                 const char *g = l->glob[i];
 
                 FUZZ_CHECK(memchr(g, '\0', CONFIG_GLOB_LEN), "%s pattern %u not terminated", what, i);
-                FUZZ_CHECK(g[0] != '\0' && !strpbrk(g, " \t\n#"),
-                           "%s pattern %u is empty or holds a blank or '#'", what, i);
+                FUZZ_CHECK(g[0] != '\0' && !strpbrk(g, " \t\n#,;"),
+                           "%s pattern %u is empty or holds a blank, '#', ',' or ';'", what, i);
         }
 }
 
@@ -82,6 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_config(&c);
         bad = config_parse(&c, (const char *) data, size, PATH, warn, &w);
         FUZZ_CHECK(bad <= w.n, "%u lines ignored but %u warnings", bad, w.n);
+        /* Only a pattern it cannot read makes the text unreadable, and that line is bad. */
+        FUZZ_CHECK(!c.unreadable || bad > 0, "unreadable without a bad line");
         check_config(&c);
 
         /* The kernel command line is read as text: it ends at the first NUL. */

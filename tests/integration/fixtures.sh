@@ -159,7 +159,7 @@ a FIFO@1@mkfifo "$cfg"@hyperv-scheduler: cannot read 'CFG': a FIFO, not a regula
 a directory@1@mkdir "$cfg"@hyperv-scheduler: cannot read 'CFG': Is a directory, nothing is changed
 unknown keys@0@printf 'colour = blue\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:1: unknown key 'colour'
 bad values@0@printf 'mode = sometimes\nscheduler = [none]\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sometimes' for 'mode': expected auto, always or offNLhyperv-scheduler: CFG:2: bad value '[none]' for 'scheduler': expected none, noop, or both in either order
-a broken glob@0@printf 'exclude = sd[\n' >"$cfg"@hyperv-scheduler: CFG:1: bad value 'sd[' for 'exclude': '[' without a closing ']'
+a broken glob@1@printf 'exclude = sd[\n' >"$cfg"@hyperv-scheduler: CFG:1: bad pattern 'sd[' for 'exclude': '[' without a closing ']', nothing is changed
 duplicate keys@0@printf 'mode = off\nmode = auto\n' >"$cfg"@hyperv-scheduler: CFG:2: 'mode' repeated: this line overrides line 1
 CRLF endings@0@printf 'mode = auto\r\nexclude = sdz\r\n' >"$cfg"@
 a line of 1024 bytes and CR LF@0@{ printf 'mode = auto%1013s\r\n' ''; } >"$cfg"@

@@ -45,6 +45,41 @@ if need_sysfs "real-kernel loop tests"; then
 		exits 0 "$HELPER" -c "$(config "mode = always" "exclude = loop*")" "$loop"
 	check "  on mq-deadline" -- scheduler_is "$sched" mq-deadline
 
+	# An exclude line written the way other tools write lists, or with a byte no kernel name
+	# has: the loop it names is never written. Where the intent is plain it is read as meant
+	# and the run says how; where it is not, nothing is changed (exit 1) and the run says why.
+	read_as="patterns are separated by spaces, without quotes, commas, semicolons or /dev/"
+	nbsp=$'\xc2\xa0'
+	while IFS='|' read -r what line code want; do
+		line=${line//LOOP/$loop}
+		line=${line//NBSP/$nbsp}
+		conf=$(config "mode = always" "$line")
+		want=${want//LOOP/$loop}
+		want=${want//READAS/$read_as}
+		set_sched mq-deadline
+		check "exclude = $what: exit $code" -- exits "$code" "$HELPER" -c "$conf" "$loop"
+		check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
+		check "  says so" -- stderr_is "hyperv-scheduler: $conf:2: $want"
+	done <<'TABLE'
+commas|exclude = LOOP, sdz|0|read 'LOOP, sdz' for 'exclude' as 'LOOP sdz': READAS
+semicolons|exclude = sdz;LOOP|0|read 'sdz;LOOP' for 'exclude' as 'sdz LOOP': READAS
+double quotes|exclude = "LOOP"|0|read '"LOOP"' for 'exclude' as 'LOOP': READAS
+single quotes|exclude = 'LOOP'|0|read ''LOOP'' for 'exclude' as 'LOOP': READAS
+a /dev/ prefix|exclude = /dev/LOOP|0|read '/dev/LOOP' for 'exclude' as 'LOOP': READAS
+a no-break space|exclude = sdzNBSPLOOP|1|bad pattern 'sdz\xc2\xa0LOOP' for 'exclude': a no-break space (U+00A0) where a space belongs, nothing is changed
+a bad class|exclude = loop[[:digt:]]*|1|bad pattern 'loop[[:digt:]]*' for 'exclude': no character class '[:digt:]', nothing is changed
+TABLE
+	# The include list, read as meant, names the loop; one that cannot be read writes nothing.
+	check "devices = a list with commas: exit 0" -- \
+		exits 0 "$HELPER" -c "$(config "mode = always" "devices = sdz, /dev/$loop")" "$loop"
+	check "  sets none" -- scheduler_is "$sched" none
+	set_sched mq-deadline
+	conf=$(config "mode = always" "devices = $loop sd[[:digt:]]")
+	check "devices = a bad class: exit 1" -- exits 1 "$HELPER" -c "$conf" "$loop"
+	check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
+	check "  says so" -- stderr_is "hyperv-scheduler: $conf:2: bad pattern 'sd[[:digt:]]' for 'devices': no character class '[:digt:]', nothing is changed"
+	conf=$(config "mode = always" "devices = $loop")
+
 	check "a /dev path names the same disk" -- exits 0 "$HELPER" -c "$conf" "/dev/$loop"
 	check "  and changes it" -- stdout_is "$loop: mq-deadline -> none"
 	set_sched mq-deadline

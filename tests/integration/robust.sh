@@ -180,17 +180,35 @@ if need_tree "fake guests"; then
 		"hyperv-scheduler: cannot read back '/sys$sda/queue/scheduler': No such device"
 	cp "$work/sda_sched" "$sda_sched"
 
+	# A directory on the disk's path with a newline in its name: the path in the message is
+	# escaped, and the message stays one line of the log.
+	nl_tree=$work/tree-newline old=target0:0:0 new=$'target0:0:0\nx'
+	cp -a "$azure" "$nl_tree"
+	nl_dir=$(find "$nl_tree/sys/devices" -type d -name "$old")
+	mv "$nl_dir" "${nl_dir%/*}/$new"
+	while IFS= read -r -d '' link; do
+		target=$(readlink "$link")
+		[[ $target != *"/$old/"* ]] || ln -sfn "${target//\/$old\//\/$new\/}" "$link"
+	done < <(find "$nl_tree/sys" -type l -print0)
+	check "a write failing under a path with a newline: exit 1" -- exits 1 \
+		on hyperv-guest "$nl_tree" env HYPERV_SCHEDULER_TEST_WRITE_ERROR=EACCES "$TESTFACTS" -c "$conf" sda
+	check "  the path escaped, in one line" -- stderr_is \
+		"hyperv-scheduler: cannot write '/sys${sda/"$old"/"$old"\\nx}/queue/scheduler': Permission denied"
+
 	# libudev cannot be loaded (src/udevlib.c opens it with dlopen()): a run that needs it
 	# fails and says why; an event that does not need it is settled all the same.
 	no_libudev() { on "$1" "$azure" env HYPERV_SCHEDULER_TEST_LIBUDEV="$2" "${@:3}"; }
 	check "no libudev on the system, a report: exit 1" -- \
 		exits 1 no_libudev hyperv-guest missing "$TESTFACTS" -c "$conf" --dry-run sda
-	check "  naming the library's absence" -- stderr_is \
-		"hyperv-scheduler: cannot create udev context: Can not access a needed shared library"
+	# The fault opens /nonexistent/libudev.so.1 instead, so that dlerror() says why.
+	check "  naming the library, with dlerror()'s reason" -- stderr_is \
+		"hyperv-scheduler: cannot load 'libudev.so.1': /nonexistent/libudev.so.1: cannot open shared object file: No such file or directory"
 	check "a libudev without udev_enumerate_new(), --all: exit 1" -- \
 		exits 1 no_libudev hyperv-guest udev_enumerate_new "$TESTFACTS" -c "$conf" --all
-	check "  the same message" -- stderr_is \
-		"hyperv-scheduler: cannot create udev context: Can not access a needed shared library"
+	# The fault looks up udev_enumerate_new-missing; dlerror() names the file ld.so found.
+	libudev=$(ldconfig -p | sed -n 's/^[[:space:]]*libudev\.so\.1 (.*) => //p' | head -n 1)
+	check "  naming the function and the library, with dlerror()'s reason" -- stderr_is \
+		"hyperv-scheduler: cannot find 'udev_enumerate_new' in 'libudev.so.1': $libudev: undefined symbol: udev_enumerate_new-missing"
 	check "no libudev, an event on KVM that needs none: exit 0" -- \
 		exits 0 no_libudev kvm missing DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda
 	check "  and nothing is said" -- silent
@@ -299,6 +317,25 @@ exit 0"
 		check "  the error is logged, exit 1" -- \
 			stdout_is "syslog <27> cannot read '$fifo': a FIFO, not a regular file, nothing is changed
 exit 1"
+		# An exclude line read as meant is said with the change; one that cannot be read
+		# keeps every disk, and is said with the disk that would have changed.
+		commas=$(config "exclude = sdz, sdy")
+		check "under udev, an exclude line read as meant and a disk that changes: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$commas" --udev sda
+		check "  the warning comes after the change" -- stdout_is "syslog <30> sda: mq-deadline -> none
+syslog <28> $commas:1: read 'sdz, sdy' for 'exclude' as 'sdz sdy': patterns are separated by spaces, without quotes, commas, semicolons or /dev/
+exit 0"
+		cp "$work/sda_sched" "$sda_sched"
+		class=$(config "exclude = sd[[:digt:]]")
+		check "under udev, an exclude pattern that cannot be read and a disk already on none: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$class" --udev sdb
+		check "  nothing is logged" -- stdout_is "exit 0"
+		check "under udev, an exclude pattern that cannot be read and a disk that would change: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$class" --udev sda
+		check "  the warning is logged, exit 1" -- \
+			stdout_is "syslog <28> $class:1: bad pattern 'sd[[:digt:]]' for 'exclude': no character class '[:digt:]', nothing is changed
+exit 1"
+		check "  the disk is not written" -- is "sda's scheduler file" "$(cat "$sda_sched")" "$(cat "$work/sda_sched")"
 		check "--udev, DEVPATH a device that is not a block device: exit 0" -- exits 0 on hyperv-guest "$azure" \
 			env DEVPATH=/devices/virtual/dmi/id "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev id
 		check "  refused as the same path given as an argument, exit 2" -- \
