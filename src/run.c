@@ -139,21 +139,33 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
 /* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
  * to VMBus) only where a write is due or a report names every reason. */
 static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
-                          struct machine *m, struct udev_device *dev, struct results *res) {
-        struct disk_result *d = add_result(res);
+                          struct machine *m, struct udev_device *dev, bool event,
+                          struct results *res) {
         bool full = wants_all_facts(o);
+        struct disk_sysfs_bufs bufs;
         struct disk_decision *dd;
+        struct disk_result *d;
         struct disk_facts df;
+        int r;
 
+        /* The event's environment describes the event's device, no other. */
+        r = disk_gather(dev, event, &df, &bufs);
+        if (r < 0) {
+                char shown[160];
+                const char *path = udev_device_get_syspath(dev);
+
+                escape_text(path, strlen(path), shown, sizeof(shown));
+                log_msg(LOG_ERR, "cannot read '%s': %s", shown, strerror(-r));
+                worsen(res, EXIT_FAILED);
+                return;
+        }
+        d = add_result(res);
         if (!d) {
                 log_msg(LOG_ERR, "cannot allocate memory");
                 worsen(res, EXIT_FAILED);
                 return;
         }
         dd = &d->decision;
-        /* The event's environment describes the event's device, no other. */
-        disk_gather(dev, &df, o->event_syspath && streq(udev_device_get_syspath(dev),
-                                                        o->event_syspath));
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_disk(c, &df, dd);
         if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
@@ -191,26 +203,37 @@ static bool names(const char *path, const char *name) {
         return n > m && path[n - m - 1] == '/' && streq(path + n - m, name);
 }
 
+/* Whether arg, a device named under udev, is the event's own: a kernel name that DEVPATH ends
+ * in. Both the read without libudev and the run with it ask this, and nothing else. The names
+ * are checked first (names_valid()): one that is no path is a kernel name. */
+static bool event_named(const struct run_options *o, const char *arg) {
+        return arg[0] != '/' && o->event_syspath && names(o->event_syspath, arg);
+}
+
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
                          struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
         struct udev_device *dev;
         char msg[160];
+        bool event;
         int r;
 
         /* The event's own disk: udev gave its syspath, no lookup by name is needed. A DEVPATH
          * that names nothing is no proof that the disk is gone: then the name decides. */
         r = -ENODEV;
-        if (kind == DEVNAME_KERNEL && o->event_syspath && names(o->event_syspath, arg)) {
+        if (event_named(o, arg)) {
                 r = disk_open_event(udev, o->event_syspath, &dev);
                 if (r == -ENOTBLK)
                         arg = o->event_syspath;
         }
+        /* What DEVPATH names is the event's disk, whatever form the path has: the read
+         * without libudev takes it so (event_disk_early()). */
+        event = r == 0;
         if (r == -ENODEV)
                 r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
-                handle_device(o, udev, c, m, dev, res);
+                handle_device(o, udev, c, m, dev, event, res);
                 udev_device_unref(dev);
                 return;
         }
@@ -251,7 +274,10 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
 
                 if (!dev)
                         continue;
-                handle_device(o, udev, c, m, dev, res);
+                handle_device(o, udev, c, m, dev,
+                              o->event_syspath && streq(udev_device_get_syspath(dev),
+                                                        o->event_syspath),
+                              res);
                 udev_device_unref(dev);
         }
         udev_enumerate_unref(e);
@@ -333,22 +359,18 @@ static int show_report(const struct run_options *o, const struct machine *m,
         return print_report(o->json, &r);
 }
 
-/* The event's own disk, as the policy sees it, from /sys and the event's properties without
- * libudev: only for a run under udev, for the event's own disk, with no report. False when
- * that does not apply, or when the event's device is no block device (the run with libudev
- * then says so). */
+/* The event's own disk, as the policy sees it, read as the run with libudev reads it
+ * (disk_read()) but without libudev: only for a run under udev, for the event's own disk, with
+ * no report. False when that does not apply, when the event's device is no block device, or
+ * when its attributes' paths do not fit (the run with libudev then says so). */
 static bool event_disk_early(const struct run_options *o, const struct config *c,
                              struct disk_decision *dd) {
         struct disk_sysfs_bufs bufs;
         struct disk_facts df;
-        enum devname_kind kind;
-        const char *why;
 
-        if (!o->under_udev || wants_all_facts(o) || c->unreadable ||
-            o->n_devices != 1 || !o->event_syspath ||
-            devname_check(o->devices[0], &kind, &why) < 0 || kind != DEVNAME_KERNEL ||
-            !names(o->event_syspath, o->devices[0]) ||
-            disk_gather_sysfs(o->event_syspath, o->devices[0], &df, &bufs) < 0)
+        if (!o->under_udev || wants_all_facts(o) || c->unreadable || o->n_devices != 1 ||
+            !event_named(o, o->devices[0]) || disk_sysfs_check(o->event_syspath) < 0 ||
+            disk_read(o->event_syspath, true, &df, &bufs) < 0)
                 return false;
         policy_disk(c, &df, dd);
         return true;
