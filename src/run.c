@@ -323,14 +323,24 @@ static int print_report(bool json, const struct report *r) {
         return ret;
 }
 
+/* The i-th device named, as the helper reads it: under udev, a kernel name in udev's spelling
+ * (etherd/e0.0 for etherd!e0.0) where DEVPATH ends in it, as the kernel's. */
+static const char *device_arg(const struct run_options *o, size_t i, char *buf, size_t size) {
+        if (o->under_udev && o->event_syspath &&
+            devname_from_udev(o->devices[i], o->event_syspath, buf, size))
+                return buf;
+        return o->devices[i];
+}
+
 /* Every name is checked before anything is read or written. */
 static bool names_valid(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
+                char msg[256], buf[KERNEL_NAME_MAX];
+                const char *arg = device_arg(o, i, buf, sizeof(buf));
                 enum devname_kind kind;
                 const char *why;
-                char msg[256];
 
-                if (devname_check(o->devices[i], &kind, &why) < 0) {
+                if (devname_check(arg, &kind, &why) < 0) {
                         report_name_error(msg, sizeof(msg), o->devices[i], why);
                         log_msg(LOG_ERR, "%s", msg);
                         return false;
@@ -365,11 +375,13 @@ static int show_report(const struct run_options *o, const struct machine *m,
  * when its attributes' paths do not fit (the run with libudev then says so). */
 static bool event_disk_early(const struct run_options *o, const struct config *c,
                              struct disk_decision *dd) {
+        char buf[KERNEL_NAME_MAX];
         struct disk_sysfs_bufs bufs;
         struct disk_facts df;
 
         if (!o->under_udev || wants_all_facts(o) || c->unreadable || o->n_devices != 1 ||
-            !event_named(o, o->devices[0]) || disk_sysfs_check(o->event_syspath) < 0 ||
+            !event_named(o, device_arg(o, 0, buf, sizeof(buf))) ||
+            disk_sysfs_check(o->event_syspath) < 0 ||
             disk_read(o->event_syspath, true, &df, &bufs) < 0)
                 return false;
         policy_disk(c, &df, dd);
@@ -382,10 +394,13 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
  * to the run with libudev, with the machine facts read so far kept in m. */
 static bool event_settled_early(const struct run_options *o, const struct config *c,
                                 struct machine *m) {
+        char buf[KERNEL_NAME_MAX];
         struct disk_decision dd;
+        const char *name;
 
         if (!event_disk_early(o, c, &dd))
                 return false;
+        name = device_arg(o, 0, buf, sizeof(buf));
         if (dd.decision == DECISION_CHANGE) {
                 if (c->mode != MODE_AUTO)
                         return false;
@@ -400,9 +415,9 @@ static bool event_settled_early(const struct run_options *o, const struct config
                         return false;
         }
         if (dd.decision == DECISION_SKIP)
-                log_msg(LOG_DEBUG, "%s: left alone (%s)", o->devices[0], reason_name(dd.reason));
+                log_msg(LOG_DEBUG, "%s: left alone (%s)", name, reason_name(dd.reason));
         else
-                log_msg(LOG_DEBUG, "%s: already on %s", o->devices[0], dd.target);
+                log_msg(LOG_DEBUG, "%s: already on %s", name, dd.target);
         return true;
 }
 
@@ -442,11 +457,13 @@ enum exit_status run(const struct run_options *o) {
         if (o->n_devices == 0)
                 handle_all(o, udev, &c, &m, &res);
         for (size_t i = 0; i < o->n_devices; i++) {
+                char buf[KERNEL_NAME_MAX];
+                const char *arg = device_arg(o, i, buf, sizeof(buf));
                 enum devname_kind kind;
                 const char *why;
 
-                devname_check(o->devices[i], &kind, &why);
-                handle_named(o, udev, &c, &m, o->devices[i], kind, &res);
+                devname_check(arg, &kind, &why);
+                handle_named(o, udev, &c, &m, arg, kind, &res);
         }
         if (report && show_report(o, &m, &c, &res) < 0)
                 worsen(&res, EXIT_FAILED);

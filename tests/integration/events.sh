@@ -1,14 +1,15 @@
 # shellcheck shell=bash
-# The event's own disk: the read without libudev must decide as the run with it (--verbose
-# only adds output): DEVPATH in any form that names the disk, and a /sys path too long for an
-# attribute's path to fit.
+# The event's own disk, as udev names it: a kernel name with '!' (AoE's etherd!e0.0), which
+# udev's %k spells with '/'; and the read without libudev, which must decide as the run with it
+# (--verbose only adds output): DEVPATH in any form that names the disk, and a /sys path too
+# long for an attribute's path to fit.
 # shellcheck source=tests/check.sh
 . "$(dirname "$0")/../check.sh"
 
 if need_tree "fake guests: the event's disk" && need_mounts "fake guests: messages under udev" /dev; then
 	azure=$(make_tree azure)
 	printf '[none] mq-deadline kyber bfq\n' >"$work/on-none"
-	always=$(config "mode = always")
+	auto=$(config "mode = auto") always=$(config "mode = always")
 	# event TREE DEVPATH CONF VAR=VALUE... ARGS...: an add event on TREE with KVM's CPUID (no
 	# Hyper-V guest: mode auto changes nothing), what reached syslog on stdout.
 	event() {
@@ -23,6 +24,63 @@ if need_tree "fake guests: the event's disk" && need_mounts "fake guests: messag
 	}
 	# first4 FILE WANT: the first 4 bytes of a scheduler file, "none" once written.
 	first4() { is "$1, first 4 bytes" "$(head -c 4 "$1")" "$2"; }
+
+	# An AoE disk: the kernel names it etherd/e0.0 (drivers/block/aoe/aoeblk.c) and sysfs
+	# etherd!e0.0 (lib/kobject.c); a virtual block device, as AoE's has no parent.
+	aoe=$work/aoe name='etherd!e0.0'
+	cp -a "$azure" "$aoe"
+	dir=$aoe/sys/devices/virtual/block/$name
+	cp -a "$aoe/sys/devices/virtual/block/loop0" "$dir"
+	printf 'MAJOR=152\nMINOR=0\nDEVNAME=etherd/e0.0\nDEVTYPE=disk\n' >"$dir/uevent"
+	echo 152:0 >"$dir/dev"
+	ln -s "../../devices/virtual/block/$name" "$aoe/sys/class/block/$name"
+	ln -s "../devices/virtual/block/$name" "$aoe/sys/block/$name"
+	ln -s "../../devices/virtual/block/$name" "$aoe/sys/dev/block/152:0"
+	aoe_sched=$dir/queue/scheduler
+	aoe_path=/devices/virtual/block/$name
+	printf '[mq-deadline] none kyber bfq\n' >"$work/aoe-sched"
+
+	# What udev runs for it: %k is sd-device's sysname, with each '!' of the kernel's name
+	# turned into '/'. A loop device cannot be named so: a fake tree, under udevadm test.
+	cp "$work/aoe-sched" "$aoe_sched"
+	if ! command -v udevadm >/dev/null; then
+		skip "udev runs the helper for $name" "no udevadm (package udev)"
+	elif udev_test "$aoe" add "$name" >"$work/udev" && udev_test_runs "$work/udev" >"$work/runs"; then
+		check "udev runs the helper for $name with udev's spelling, etherd/e0.0" -- \
+			is "what udev runs" "$(sed 's/.* --udev //' "$work/runs")" etherd/e0.0
+	else
+		fail "udev runs the helper for $name" "udevadm test ran nothing: $(tail -3 "$work/udev")"
+	fi
+	check "udev's etherd/e0.0 for $name, mode auto, not Hyper-V: exit 0" -- \
+		exits 0 event "$aoe" "$aoe_path" "$auto" --udev etherd/e0.0
+	check "  nothing logged" -- stdout_is "exit 0"
+	check "  nothing written" -- first4 "$aoe_sched" "[mq-"
+	check "udev's etherd/e0.0, mode always: exit 0" -- \
+		exits 0 event "$aoe" "$aoe_path" "$always" --udev etherd/e0.0
+	check "  the change logged by the kernel's name" -- \
+		stdout_is "syslog <30> $name: mq-deadline -> none
+exit 0"
+	check "  written" -- first4 "$aoe_sched" none
+	cp "$work/aoe-sched" "$aoe_sched"
+	check "udev's etherd/e0.0, mode always, --verbose: exit 0" -- \
+		exits 0 event "$aoe" "$aoe_path" "$always" --udev --verbose etherd/e0.0
+	check "  written" -- first4 "$aoe_sched" none
+	cp "$work/aoe-sched" "$aoe_sched"
+	check "a name with '/' that DEVPATH does not end in: exit 0" -- \
+		exits 0 event "$aoe" "$aoe_path" "$always" --udev etherd/e0.1
+	check "  refused, exit 2" -- stdout_is "syslog <27> cannot use 'etherd/e0.1': a kernel name has no '/'; give /dev/NAME or a /sys path
+exit 2"
+	check "  nothing written" -- first4 "$aoe_sched" "[mq-"
+	check "udev's spelling of another disk's name: exit 0" -- \
+		exits 0 event "$aoe" /devices/virtual/block/loop0 "$always" --udev etherd/e0.0
+	check "  refused, exit 2" -- stdout_is "syslog <27> cannot use 'etherd/e0.0': a kernel name has no '/'; give /dev/NAME or a /sys path
+exit 2"
+	check "by hand, $name: exit 0" -- \
+		exits 0 on kvm "$aoe" "$TESTFACTS" -c "$always" --dry-run --json "$name"
+	check "  would change" -- disk_is "$name" would-change/None
+	check "by hand, etherd/e0.0 is no kernel name: exit 2" -- \
+		exits 2 on kvm "$aoe" env DEVPATH="$aoe_path" "$TESTFACTS" -c "$always" --dry-run etherd/e0.0
+	check "  and says so" -- stderr_is "hyperv-scheduler: cannot use 'etherd/e0.0': a kernel name has no '/'; give /dev/NAME or a /sys path"
 
 	# DEVPATH in another form than the kernel's still names the event's disk: the read
 	# without libudev and the run with it (--verbose) both take its HYPERV_SCHEDULER.
