@@ -75,3 +75,22 @@ int devname_check(const char *arg, enum devname_kind *kind, const char **why) {
         *why = "not a path under /dev or /sys";
         return -EINVAL;
 }
+
+bool devname_from_udev(const char *arg, const char *syspath, char *out, size_t size) {
+        size_t len, n;
+
+        /* Every event asks: a name without '/' is answered first. */
+        if (arg[0] == '/' || !strchr(arg, '/'))
+                return false;
+        len = strlen(arg);
+        n = strlen(syspath);
+        if (len >= size || n <= len || syspath[n - len - 1] != '/')
+                return false;
+        for (size_t i = 0; i < len; i++) {
+                out[i] = arg[i] == '/' ? '!' : arg[i];
+                if (out[i] != syspath[n - len + i])
+                        return false;
+        }
+        out[len] = '\0';
+        return true;
+}

@@ -58,14 +58,17 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
         return 0;
 }
 
-/* attr of the device at syspath as libudev gives it, the trailing newline cut, in buf; NULL
- * when it cannot be read. */
+/* The longest attribute disk_read() reads. */
+#define LONGEST_ATTR "queue/scheduler"
+
+/* attr of the device at syspath, the trailing newline cut, in buf; NULL when it cannot be
+ * read. disk_read() made sure that every attribute's path fits. */
 static const char *read_attr(const char *syspath, const char *attr, char *buf, size_t size) {
         char path[PATH_MAX];
         size_t n;
 
-        if (snprintf(path, sizeof(path), "%s/%s", syspath, attr) >= (int) sizeof(path) ||
-            read_file_bounded(path, buf, size) < 0)
+        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
+        if (read_file_bounded(path, buf, size) < 0)
                 return NULL;
         n = strlen(buf);
         while (n > 0 && buf[n - 1] == '\n')
@@ -73,10 +76,8 @@ static const char *read_attr(const char *syspath, const char *attr, char *buf, s
         return buf;
 }
 
-int disk_gather_sysfs(const char *syspath, const char *name, struct disk_facts *f,
-                      struct disk_sysfs_bufs *b) {
+int disk_sysfs_check(const char *syspath) {
         static const char block[] = "/block";
-        const char *devtype = getenv("DEVTYPE");
         char path[PATH_MAX], subsystem[PATH_MAX];
         ssize_t n;
 
@@ -89,40 +90,46 @@ int disk_gather_sysfs(const char *syspath, const char *name, struct disk_facts *
         /* The link ends in .../class/block, or .../block on kernels without sysfs classes. */
         if ((size_t) n < sizeof(block) - 1 || !streq(subsystem + n - (sizeof(block) - 1), block))
                 return -ENOTBLK;
+        return 0;
+}
 
+int disk_read(const char *syspath, bool event, struct disk_facts *f, struct disk_sysfs_bufs *b) {
+        const char *devtype = event ? getenv("DEVTYPE") : NULL;
+        size_t n = strlen(syspath);
+
+        /* An attribute whose path does not fit is no absent attribute: a disk without a
+         * readable queue/scheduler would be taken for one that has none. */
+        if (n + 1 + sizeof(LONGEST_ATTR) > PATH_MAX)
+                return -ENAMETOOLONG;
         memset(f, 0, sizeof(*f));
-        f->name = name;
-        /* As disk_gather(): DEVTYPE from the event, else a partition has "partition". */
+        /* The last part, as /sys/block spells it (etherd!e0.0, where libudev's sysname reads
+         * etherd/e0.0). No strrchr(): one symbol fewer for the loader to bind per event. */
+        while (n > 0 && syspath[n - 1] != '/')
+                n--;
+        f->name = syspath + n;
+        /* udev always sets DEVTYPE for a block device, but a hand-made environment may lack
+         * it. Otherwise: only partitions have a "partition" attribute, cheaper than parsing
+         * the whole uevent file for DEVTYPE. */
         f->is_disk = devtype ? streq(devtype, "disk")
                              : !read_attr(syspath, "partition", b->zoned, sizeof(b->zoned));
         f->other_devtype = devtype && !f->is_disk && !streq(devtype, "partition");
         if (!f->is_disk)
                 return 0;
-        f->scheduler = read_attr(syspath, "queue/scheduler", b->scheduler, sizeof(b->scheduler));
+        f->scheduler = read_attr(syspath, LONGEST_ATTR, b->scheduler, sizeof(b->scheduler));
         f->zoned = read_attr(syspath, "queue/zoned", b->zoned, sizeof(b->zoned));
-        f->opted_out = streq(getenv("HYPERV_SCHEDULER"), "skip");
+        f->opted_out = event && streq(getenv("HYPERV_SCHEDULER"), "skip");
         return 0;
 }
 
-void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event) {
-        const char *devtype = from_event ? getenv("DEVTYPE") : NULL, *skip;
+int disk_gather(struct udev_device *dev, bool event, struct disk_facts *f,
+                struct disk_sysfs_bufs *b) {
+        int r = disk_read(udev_device_get_syspath(dev), event, f, b);
 
-        memset(f, 0, sizeof(*f));
-        f->name = udev_device_get_sysname(dev);
-        /* An event's properties are the environment; udev always sets DEVTYPE for a block
-         * device, but a hand-made environment may lack it. Otherwise: only partitions have a
-         * "partition" attribute, a fifth of the cost of DEVTYPE, which means parsing the whole
-         * uevent file. */
-        f->is_disk = devtype ? streq(devtype, "disk")
-                             : !udev_device_get_sysattr_value(dev, "partition");
-        f->other_devtype = devtype && !f->is_disk && !streq(devtype, "partition");
-        if (!f->is_disk)
-                return;
-        f->scheduler = udev_device_get_sysattr_value(dev, "queue/scheduler");
-        f->zoned = udev_device_get_sysattr_value(dev, "queue/zoned");
-        skip = from_event ? getenv("HYPERV_SCHEDULER")
-                          : udev_device_get_property_value(dev, "HYPERV_SCHEDULER");
-        f->opted_out = streq(skip, "skip");
+        /* Another device's properties are in the udev database, which only libudev reads. */
+        if (r == 0 && !event && f->is_disk)
+                f->opted_out =
+                        streq(udev_device_get_property_value(dev, "HYPERV_SCHEDULER"), "skip");
+        return r;
 }
 
 bool disk_on_vmbus(struct udev_device *dev) {

@@ -1,5 +1,6 @@
-/* Block devices through libudev: finding one, reading what the policy needs, writing the
- * scheduler and reading it back; and the event's own disk read from /sys without it. */
+/* Block devices: what the policy needs of one, read from /sys by the helper itself for the
+ * event's own disk and for every other alike; through libudev, finding one, the walk to VMBus,
+ * writing the scheduler and reading it back. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,23 +22,29 @@ int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
  * Returns as disk_open(): -ENOTBLK when the path is not a block device. */
 int disk_open_event(struct udev *udev, const char *syspath, struct udev_device **out);
 
-/* Room for the attributes disk_gather_sysfs() reads. */
+/* Room for the attributes disk_read() reads. */
 struct disk_sysfs_bufs {
-        char scheduler[4096]; /* a sysfs attribute is at most a page */
+        char scheduler[4096 + 1]; /* a sysfs attribute is at most a page, as libudev reads it */
         char zoned[32];
 };
 
-/* disk_gather(from_event) without libudev, for the event's own device at syspath (/sys +
- * DEVPATH) named name: its attributes read from /sys into b, the event's properties from the
- * environment. Returns 0, -ENOTBLK when syspath is no block device (DEVPATH comes from the
- * environment), or another negative errno when it cannot tell. */
-int disk_gather_sysfs(const char *syspath, const char *name, struct disk_facts *f,
-                      struct disk_sysfs_bufs *b);
+/* Whether syspath (/sys + DEVPATH: it comes from the environment) is a block device, by its
+ * subsystem link, without libudev. Returns 0, -ENOTBLK when it is not, or another negative
+ * errno when it cannot tell. */
+int disk_sysfs_check(const char *syspath);
 
-/* Fills f with the device's cheap attributes; the strings stay owned by the device.
- * from_event takes the event's properties (DEVTYPE, HYPERV_SCHEDULER) from the environment, as
- * udev passes them to the programs an event runs: only for the event's own device. */
-void disk_gather(struct udev_device *dev, struct disk_facts *f, bool from_event);
+/* What the policy needs of the block device at syspath, for the per-event read without
+ * libudev and for every disk libudev finds alike: its kernel name (syspath's last part, as
+ * /sys/block spells it), whether it is a whole disk, queue/scheduler and queue/zoned, read by
+ * the helper itself into b, never blocking. event: the event's own device, whose properties
+ * (DEVTYPE, HYPERV_SCHEDULER) are the environment, as udev passes them to the programs an
+ * event runs; without it opted_out is left false (disk_gather() asks the udev database).
+ * Returns 0, or -ENAMETOOLONG when an attribute's path does not fit in PATH_MAX. */
+int disk_read(const char *syspath, bool event, struct disk_facts *f, struct disk_sysfs_bufs *b);
+
+/* disk_read() of a device libudev found, its opt-out from the udev database unless event. */
+int disk_gather(struct udev_device *dev, bool event, struct disk_facts *f,
+                struct disk_sysfs_bufs *b);
 
 /* Whether an ancestor of the device is on the vmbus bus: the costliest read, a walk up the tree. */
 bool disk_on_vmbus(struct udev_device *dev);

@@ -140,21 +140,33 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
 /* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
  * to VMBus) only where a write is due or a report names every reason. */
 static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
-                          struct machine *m, struct udev_device *dev, struct results *res) {
-        struct disk_result *d = add_result(res);
+                          struct machine *m, struct udev_device *dev, bool event,
+                          struct results *res) {
         bool full = wants_all_facts(o);
+        struct disk_sysfs_bufs bufs;
         struct disk_decision *dd;
+        struct disk_result *d;
         struct disk_facts df;
+        int r;
 
+        /* The event's environment describes the event's device, no other. */
+        r = disk_gather(dev, event, &df, &bufs);
+        if (r < 0) {
+                char shown[160];
+                const char *path = udev_device_get_syspath(dev);
+
+                escape_text(path, strlen(path), shown, sizeof(shown));
+                log_msg(LOG_ERR, "cannot read '%s': %s", shown, strerror(-r));
+                worsen(res, EXIT_FAILED);
+                return;
+        }
+        d = add_result(res);
         if (!d) {
                 log_msg(LOG_ERR, "cannot allocate memory");
                 worsen(res, EXIT_FAILED);
                 return;
         }
         dd = &d->decision;
-        /* The event's environment describes the event's device, no other. */
-        disk_gather(dev, &df, o->event_syspath && streq(udev_device_get_syspath(dev),
-                                                        o->event_syspath));
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_disk(c, &df, dd);
         if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
@@ -192,26 +204,37 @@ static bool names(const char *path, const char *name) {
         return n > m && path[n - m - 1] == '/' && streq(path + n - m, name);
 }
 
+/* Whether arg, a device named under udev, is the event's own: a kernel name that DEVPATH ends
+ * in. Both the read without libudev and the run with it ask this, and nothing else. The names
+ * are checked first (names_valid()): one that is no path is a kernel name. */
+static bool event_named(const struct run_options *o, const char *arg) {
+        return arg[0] != '/' && o->event_syspath && names(o->event_syspath, arg);
+}
+
 static void handle_named(const struct run_options *o, struct udev *udev, const struct config *c,
                          struct machine *m, const char *arg, enum devname_kind kind,
                          struct results *res) {
         struct udev_device *dev;
         char msg[160];
+        bool event;
         int r;
 
         /* The event's own disk: udev gave its syspath, no lookup by name is needed. A DEVPATH
          * that names nothing is no proof that the disk is gone: then the name decides. */
         r = -ENODEV;
-        if (kind == DEVNAME_KERNEL && o->event_syspath && names(o->event_syspath, arg)) {
+        if (event_named(o, arg)) {
                 r = disk_open_event(udev, o->event_syspath, &dev);
                 if (r == -ENOTBLK)
                         arg = o->event_syspath;
         }
+        /* What DEVPATH names is the event's disk, whatever form the path has: the read
+         * without libudev takes it so (event_disk_early()). */
+        event = r == 0;
         if (r == -ENODEV)
                 r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
-                handle_device(o, udev, c, m, dev, res);
+                handle_device(o, udev, c, m, dev, event, res);
                 udev_device_unref(dev);
                 return;
         }
@@ -255,7 +278,10 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
 
                 if (!dev)
                         continue;
-                handle_device(o, udev, c, m, dev, res);
+                handle_device(o, udev, c, m, dev,
+                              o->event_syspath && streq(udev_device_get_syspath(dev),
+                                                        o->event_syspath),
+                              res);
                 udev_device_unref(dev);
         }
         udev_enumerate_unref(e);
@@ -301,14 +327,24 @@ static int print_report(bool json, const struct report *r) {
         return ret;
 }
 
+/* The i-th device named, as the helper reads it: under udev, a kernel name in udev's spelling
+ * (etherd/e0.0 for etherd!e0.0) where DEVPATH ends in it, as the kernel's. */
+static const char *device_arg(const struct run_options *o, size_t i, char *buf, size_t size) {
+        if (o->under_udev && o->event_syspath &&
+            devname_from_udev(o->devices[i], o->event_syspath, buf, size))
+                return buf;
+        return o->devices[i];
+}
+
 /* Every name is checked before anything is read or written. */
 static bool names_valid(const struct run_options *o) {
         for (size_t i = 0; i < o->n_devices; i++) {
+                char msg[256], buf[KERNEL_NAME_MAX];
+                const char *arg = device_arg(o, i, buf, sizeof(buf));
                 enum devname_kind kind;
                 const char *why;
-                char msg[256];
 
-                if (devname_check(o->devices[i], &kind, &why) < 0) {
+                if (devname_check(arg, &kind, &why) < 0) {
                         report_name_error(msg, sizeof(msg), o->devices[i], why);
                         log_msg(LOG_ERR, "%s", msg);
                         return false;
@@ -337,22 +373,20 @@ static int show_report(const struct run_options *o, const struct machine *m,
         return print_report(o->json, &r);
 }
 
-/* The event's own disk, as the policy sees it, from /sys and the event's properties without
- * libudev: only for a run under udev, for the event's own disk, with no report. False when
- * that does not apply, or when the event's device is no block device (the run with libudev
- * then says so). */
+/* The event's own disk, as the policy sees it, read as the run with libudev reads it
+ * (disk_read()) but without libudev: only for a run under udev, for the event's own disk, with
+ * no report. False when that does not apply, when the event's device is no block device, or
+ * when its attributes' paths do not fit (the run with libudev then says so). */
 static bool event_disk_early(const struct run_options *o, const struct config *c,
                              struct disk_decision *dd) {
+        char buf[KERNEL_NAME_MAX];
         struct disk_sysfs_bufs bufs;
         struct disk_facts df;
-        enum devname_kind kind;
-        const char *why;
 
-        if (!o->under_udev || wants_all_facts(o) || c->unreadable ||
-            o->n_devices != 1 || !o->event_syspath ||
-            devname_check(o->devices[0], &kind, &why) < 0 || kind != DEVNAME_KERNEL ||
-            !names(o->event_syspath, o->devices[0]) ||
-            disk_gather_sysfs(o->event_syspath, o->devices[0], &df, &bufs) < 0)
+        if (!o->under_udev || wants_all_facts(o) || c->unreadable || o->n_devices != 1 ||
+            !event_named(o, device_arg(o, 0, buf, sizeof(buf))) ||
+            disk_sysfs_check(o->event_syspath) < 0 ||
+            disk_read(o->event_syspath, true, &df, &bufs) < 0)
                 return false;
         policy_disk(c, &df, dd);
         return true;
@@ -364,10 +398,13 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
  * to the run with libudev, with the machine facts read so far kept in m. */
 static bool event_settled_early(const struct run_options *o, const struct config *c,
                                 struct machine *m) {
+        char buf[KERNEL_NAME_MAX];
         struct disk_decision dd;
+        const char *name;
 
         if (!event_disk_early(o, c, &dd))
                 return false;
+        name = device_arg(o, 0, buf, sizeof(buf));
         if (dd.decision == DECISION_CHANGE) {
                 if (c->mode != MODE_AUTO)
                         return false;
@@ -382,9 +419,9 @@ static bool event_settled_early(const struct run_options *o, const struct config
                         return false;
         }
         if (dd.decision == DECISION_SKIP)
-                log_msg(LOG_DEBUG, "%s: left alone (%s)", o->devices[0], reason_name(dd.reason));
+                log_msg(LOG_DEBUG, "%s: left alone (%s)", name, reason_name(dd.reason));
         else
-                log_msg(LOG_DEBUG, "%s: already on %s", o->devices[0], dd.target);
+                log_msg(LOG_DEBUG, "%s: already on %s", name, dd.target);
         return true;
 }
 
@@ -429,11 +466,13 @@ enum exit_status run(const struct run_options *o) {
         if (o->n_devices == 0)
                 handle_all(o, udev, &c, &m, &res);
         for (size_t i = 0; i < o->n_devices; i++) {
+                char buf[KERNEL_NAME_MAX];
+                const char *arg = device_arg(o, i, buf, sizeof(buf));
                 enum devname_kind kind;
                 const char *why;
 
-                devname_check(o->devices[i], &kind, &why);
-                handle_named(o, udev, &c, &m, o->devices[i], kind, &res);
+                devname_check(arg, &kind, &why);
+                handle_named(o, udev, &c, &m, arg, kind, &res);
         }
         if (report && show_report(o, &m, &c, &res) < 0)
                 worsen(&res, EXIT_FAILED);

@@ -143,6 +143,18 @@ on() {
 	in_tree "$tree" env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/$cpuid" "$@"
 }
 
+# "${log_ns[@]}" syslog|kmsg COMMAND...: COMMAND over a private /dev; stdout says what
+# reached /dev/log (with syslog: a listener holds it) and /dev/kmsg (a plain file), then the
+# exit status (tests/dev-log). An array, to run inside `on` too.
+# The real /dev/null is bound into the new /dev: a user namespace (the suite run without root)
+# may not make device nodes.
+: >"$work/dev-null"
+# shellcheck disable=SC2016,SC2034 # expanded by the inner shell; for the scripts that source this file
+log_ns=("${ns_enter[@]}" -- sh -c 'null=$1
+	shift
+	mount --bind /dev/null "$null" && mount -t tmpfs hyperv-scheduler-dev /dev &&
+		: >/dev/null && mount --bind "$null" /dev/null && exec "$@"' sh "$work/dev-null" "$top/tests/dev-log")
+
 # Tests that need root run in CI, where missing root is itself a failure, and say SKIP
 # elsewhere (a package build, a developer without root).
 need_root() {

@@ -129,6 +129,38 @@ START_TEST(kernel_name_validity) {
 }
 END_TEST
 
+/* udev's %k spells each '!' as '/': read back only as the last part of the event's syspath. */
+static const struct {
+        const char *arg, *syspath, *name; /* name NULL: not udev's spelling of that disk */
+} udev_spelled[] = {
+        { "etherd/e0.0", "/sys/devices/virtual/block/etherd!e0.0", "etherd!e0.0" },
+        { "cciss/c0d0", "/sys/devices/pci0000:00/0000:00:03.0/cciss0/cciss!c0d0", "cciss!c0d0" },
+        { "sx8/0", "/sys/devices/virtual/block/sx8!0", "sx8!0" },
+        { "a/b/c", "/sys/devices/virtual/block/a!b!c", "a!b!c" },
+        { "etherd/e0.1", "/sys/devices/virtual/block/etherd!e0.0", NULL },
+        { "etherd/e0.0", "/sys/devices/virtual/block/etherd!e0.00", NULL },
+        { "etherd/e0.0", "/sys/devices/virtual/block/xetherd!e0.0", NULL },
+        { "therd/e0.0", "/sys/devices/virtual/block/etherd!e0.0", NULL },
+        { "etherd/e0.0", "/sys/devices/virtual/etherd/e0.0", NULL },
+        { "etherd!e0.0", "/sys/devices/virtual/block/etherd!e0.0", NULL }, /* already the kernel's */
+        { "sda", "/sys/block/sda", NULL },
+        { "/dev/etherd/e0.0", "/sys/devices/virtual/block/etherd!e0.0", NULL },
+        { "etherd/e0.0", "etherd!e0.0", NULL },
+        { "abcdefghijklmnopqrstuvwxyz/1234", "/sys/block/abcdefghijklmnopqrstuvwxyz!1234", "abcdefghijklmnopqrstuvwxyz!1234" },
+        { "abcdefghijklmnopqrstuvwxyz/12345", "/sys/block/abcdefghijklmnopqrstuvwxyz!12345", NULL },
+};
+
+START_TEST(udev_spelling_is_read_back) {
+        char out[KERNEL_NAME_MAX] = "unchanged";
+        bool r = devname_from_udev(udev_spelled[_i].arg, udev_spelled[_i].syspath, out, sizeof(out));
+
+        ck_assert_msg(r == (udev_spelled[_i].name != NULL), "'%s' at '%s': %s", udev_spelled[_i].arg,
+                      udev_spelled[_i].syspath, r ? "read back" : "not read back");
+        if (r)
+                ck_assert_str_eq(out, udev_spelled[_i].name);
+}
+END_TEST
+
 Suite *devname_suite(void) {
         Suite *s = suite_create("devname");
         TCase *tc;
@@ -141,6 +173,10 @@ Suite *devname_suite(void) {
         tc = tcase_create("rejected");
         tcase_add_loop_test(tc, device_name_is_rejected_with_reason, 0, ELEMENTSOF(rejected));
         tcase_add_test(tc, overlong_names_are_rejected);
+        suite_add_tcase(s, tc);
+
+        tc = tcase_create("udev");
+        tcase_add_loop_test(tc, udev_spelling_is_read_back, 0, ELEMENTSOF(udev_spelled));
         suite_add_tcase(s, tc);
 
         return s;

@@ -67,8 +67,9 @@ static void write_log(void) {
  * HYPERV_SCHEDULER_TEST_READBACK names the file read instead of a disk's queue/scheduler, e.g.
  * one that does not exist, as when the disk is removed right after the write;
  * HYPERV_SCHEDULER_TEST_READBACK_ERROR fails it with an errno no file in a fake tree gives, as
- * sysfs does for a device deleted under it (ENODEV). Only the read-back reads queue/scheduler
- * itself; libudev reads it for the facts. */
+ * sysfs does for a device deleted under it (ENODEV). Only the read-back, from disk.c, is
+ * redirected: the facts read queue/scheduler through read_file_bounded(), whose call inside
+ * files.c the wrap does not reach. */
 long __real_read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
 long __wrap_read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
 

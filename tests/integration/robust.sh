@@ -9,18 +9,6 @@
 full() { "$@" >/dev/full; }
 closed() { "$@" >&-; }
 full_stderr() { "$@" 2>/dev/full; }
-# "${log_ns[@]}" syslog|kmsg COMMAND...: COMMAND over a private /dev; stdout says what
-# reached /dev/log (with syslog: a listener holds it) and /dev/kmsg (a plain file), then the
-# exit status (tests/dev-log). An array, to run inside `on` too.
-# The real /dev/null is bound into the new /dev: a user namespace (the suite run without root)
-# may not make device nodes.
-: >"$work/dev-null"
-# shellcheck disable=SC2016 # expanded by the inner shell
-log_ns=("${ns_enter[@]}" -- sh -c 'null=$1
-	shift
-	mount --bind /dev/null "$null" && mount -t tmpfs hyperv-scheduler-dev /dev &&
-		: >/dev/null && mount --bind "$null" /dev/null && exec "$@"' sh "$work/dev-null" "$top/tests/dev-log")
-
 fifo=$work/fifo.conf
 mkfifo "$fifo"
 check "a FIFO as the config file: exit 1, at once" -- exits 1 timeout "$hang_limit" "$HELPER" -c "$fifo" --all
