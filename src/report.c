@@ -448,6 +448,8 @@ void report_json(FILE *f, const struct report *r) {
         json_begin(&j, f);
         json_object_begin(&j);
         json_member(&j, "version", VERSION);
+        json_key(&j, "schema_version");
+        json_int(&j, REPORT_SCHEMA_VERSION);
         json_key(&j, "machine");
         json_machine(&j, r->verdict);
         json_key(&j, "policy");

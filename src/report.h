@@ -41,6 +41,10 @@ struct report {
         bool udev_running;      /* UDEV_CONTROL exists */
 };
 
+/* The JSON report's "schema_version" (report.schema.json): bumped when a key goes or changes
+ * meaning, not when one is added. */
+#define REPORT_SCHEMA_VERSION 1
+
 /* The control socket both systemd-udevd and eudev listen on while they run. */
 #define UDEV_CONTROL "/run/udev/control"
 

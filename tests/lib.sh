@@ -230,6 +230,13 @@ print(f"report parses: verdict {report['machine']['verdict']}, {len(report['devi
 PY
 }
 
+# report_schema SCHEMA FILE...: each JSON report FILE is valid under SCHEMA (report.schema.json,
+# JSON Schema 2020-12), checked by python3-jsonschema; prints each error as "FILE: at PATH:
+# MESSAGE". Exit status 77, saying why, without python3-jsonschema.
+report_schema() {
+	python3 "$top/tests/report-schema.py" "$@"
+}
+
 # UDEV_ROOT: a root directory holding another release's udev (a minbase chroot of Debian 13 or
 # unstable, .ci/udevd-releases.sh): udev_test and udevd_start then run its udevadm and
 # systemd-udevd, chrooted, on this kernel; this tree and the work directory are bind-mounted

@@ -226,6 +226,8 @@ static char *output(void (*fn)(FILE *, const struct report *)) {
         ck_assert_ptr_nonnull(f);
         fn(f, &report);
         ck_assert_int_eq(fclose(f), 0);
+        if (fn == report_json)
+                unit_keep_json(buf);
         return buf;
 }
 
@@ -261,7 +263,7 @@ START_TEST(json_report_is_exact) {
         char *out = output(report_json);
 
         ck_assert_str_eq(out,
-                "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"hyperv-guest\", "
+                "{\"version\": \"" VERSION "\", \"schema_version\": 1, \"machine\": {\"verdict\": \"hyperv-guest\", "
                 "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], \"isolation\": null, "
                 "\"paravisor\": null, "
                 "\"evidence\": [\"CPUID 0x40000000 \\\"Microsoft Hv\\\"\", "
@@ -305,7 +307,7 @@ START_TEST(json_report_without_disks) {
         config.found = true;
         out = output(report_json);
         ck_assert_str_eq(out,
-                "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"bare-metal\", "
+                "{\"version\": \"" VERSION "\", \"schema_version\": 1, \"machine\": {\"verdict\": \"bare-metal\", "
                 "\"hypervisor\": null, \"flavour\": [], \"isolation\": null, \"paravisor\": null, "
                 "\"evidence\": []}, "
                 "\"policy\": {\"mode\": \"off\", \"mode_from_cmdline\": true, "
