@@ -230,6 +230,22 @@ print(f"report parses: verdict {report['machine']['verdict']}, {len(report['devi
 PY
 }
 
+# readme_command MARKER: the README's indented line after its one line that starts with
+# "<!-- MARKER:" (".ci/readme-fresh.sh install", "make check-vm readme-check"), for a check that
+# runs it as written. Fails, saying why, where the marker is missing, there twice, or not
+# followed by an indented line.
+readme_command() {
+	awk -v m="<!-- $1:" '
+		index($0, m) == 1 { found++; want = 1; next }
+		want && /^$/ { next }
+		want { if (/^    [^ ]/) { sub(/^    /, ""); cmd = $0 } ; want = 0 }
+		END {
+			if (found != 1) { print "marker \"" m "\" found " found + 0 " times" > "/dev/stderr"; exit 1 }
+			if (cmd == "") { print "no indented line after \"" m "\"" > "/dev/stderr"; exit 1 }
+			print cmd
+		}' "$top/README.md"
+}
+
 # report_schema SCHEMA FILE...: each JSON report FILE is valid under SCHEMA (report.schema.json,
 # JSON Schema 2020-12), checked by python3-jsonschema; prints each error as "FILE: at PATH:
 # MESSAGE". Exit status 77, saying why, without python3-jsonschema.
