@@ -100,6 +100,9 @@ sr0: on mq-deadline, wants none"
 	printf 'none mq-deadline kyber\n' >"$tree/sys/class/block/sda/queue/scheduler"
 	check "a scheduler file without a current one: exit 1" -- exits 1 guest "$tree" -c "$auto" --check
 	check "  names it" -- stdout_is "sda: on ?, wants none"
+	printf '%%%%$#@!\n' >"$tree/sys/class/block/sda/queue/scheduler"
+	check "a scheduler file that is no list: exit 1" -- exits 1 guest "$tree" -c "$auto" --check
+	check "  says so" -- stdout_is "sda: queue/scheduler is not a list of scheduler names"
 fi
 
 finish
