@@ -5,7 +5,8 @@ report-schema.py SCHEMA FILE...   each FILE (a JSON report) is valid under SCHEM
                                   line per error, "FILE: at PATH: MESSAGE", and exits 1 on any.
 report-schema.py --keys SCHEMA MAN  the keys SCHEMA defines are the keys the JSON REPORT
                                   section of the man page MAN (scdoc source) names, and back.
-Exits 77, saying why, without python3-jsonschema (Debian's package), or with one older than 4.0.
+Validating exits 77, saying why, without python3-jsonschema (Debian's package), or with one older
+than 4.0; --keys needs no more than python3.
 """
 import json
 import re
@@ -32,31 +33,24 @@ def schema_keys(schema):
     return keys, values
 
 
-def man_keys(path, values):
-    """The bold words of JSON REPORT that are no value, option, section or command line."""
+def man_keys(path, keys, values):
+    """The bold words of JSON REPORT that are keys, or no value, option, section or command
+    line: a word both key and value (a key "changed" beside the action "changed") is a key."""
     text = open(path, encoding="utf-8").read()
     m = re.search(r"^# JSON REPORT\n(.*?)^# ", text, re.S | re.M)
     if not m:
         sys.exit(f"{path}: no JSON REPORT section")
     words = set(re.findall(r"\*([^*\s]+)\*", m.group(1)))
     return {w for w in words
-            if w not in values and not w.startswith("-") and not w.endswith("=")
+            if w in keys or w not in values and not w.startswith("-") and not w.endswith("=")
             and not w.isupper() and w not in ("true", "false", "null")}
 
 
 def main(argv):
-    try:
-        import jsonschema
-    except ImportError:
-        print("SKIP: no python3-jsonschema to validate the JSON reports with")
-        return 77
-    if not hasattr(jsonschema, "Draft202012Validator"):
-        print("SKIP: this python3-jsonschema knows no JSON Schema 2020-12 (4.0 and later do)")
-        return 77
     if argv[:1] == ["--keys"]:
         schema = json.load(open(argv[1]))
         keys, values = schema_keys(schema)
-        documented = man_keys(argv[2], values)
+        documented = man_keys(argv[2], keys, values)
         ok = True
         for k in sorted(keys - documented):
             print(f"{argv[2]}: JSON REPORT does not name {k}, which {argv[1]} defines")
@@ -65,6 +59,14 @@ def main(argv):
             print(f"{argv[1]}: defines no {k}, which {argv[2]}'s JSON REPORT names")
             ok = False
         return 0 if ok else 1
+    try:
+        import jsonschema
+    except ImportError:
+        print("SKIP: no python3-jsonschema to validate the JSON reports with")
+        return 77
+    if not hasattr(jsonschema, "Draft202012Validator"):
+        print("SKIP: this python3-jsonschema knows no JSON Schema 2020-12 (4.0 and later do)")
+        return 77
     schema = json.load(open(argv[0]))
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
@@ -76,10 +78,11 @@ def main(argv):
             print(f"{path}: not JSON: {e}")
             bad += 1
             continue
-        errors = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
-        for e in errors:
-            where = "/" + "/".join(str(p) for p in e.absolute_path)
-            print(f"{path}: at {where}: {e.message}")
+        # Sorted, so that the order is the same whatever the version of jsonschema.
+        errors = sorted(("/" + "/".join(str(p) for p in e.absolute_path), e.message)
+                        for e in validator.iter_errors(report))
+        for where, message in errors:
+            print(f"{path}: at {where}: {message}")
         bad += bool(errors)
     return 1 if bad else 0
 
