@@ -6,6 +6,7 @@ VERSION := $(shell cat VERSION)
 PREFIX     ?= /usr
 SBINDIR    ?= $(PREFIX)/sbin
 MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share
 SYSCONFDIR ?= /etc
 PKG_CONFIG ?= pkg-config
 UDEVDIR    ?= $(shell $(PKG_CONFIG) --variable=udevdir udev 2>/dev/null || echo /lib/udev)
@@ -89,7 +90,12 @@ man/%: man/%.scd VERSION
 
 man: $(MANPAGES)
 
-check: all tests/unit tests/hyperv-scheduler-testfacts
+# The JSON writer's fuzz target run once on its seeds by any compiler, so that make check
+# validates the reports it writes (tests/integration/schema.sh).
+tests/fuzz-json-replay: tests/fuzz/replay.c tests/fuzz/fuzz-json.c tests/fuzz/invariants.c $(PURE_OBJS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc -Itests $(LDFLAGS) -o $@ $^
+
+check: all tests/unit tests/hyperv-scheduler-testfacts tests/fuzz-json-replay
 	tests/run-tests.sh
 
 install: all man
@@ -100,9 +106,11 @@ install: all man
 	$(INSTALL) -D -m 0644 man/hyperv-scheduler.8 $(DESTDIR)$(MANDIR)/man8/hyperv-scheduler.8
 	$(INSTALL) -D -m 0644 man/hyperv-scheduler.conf.5 \
 		$(DESTDIR)$(MANDIR)/man5/hyperv-scheduler.conf.5
+	$(INSTALL) -D -m 0644 report.schema.json \
+		$(DESTDIR)$(DATADIR)/hyperv-scheduler/report.schema.json
 
 clean:
-	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts bench/udev-floor src/*.o src/*.d tests/*.o tests/*.d \
+	rm -f hyperv-scheduler tests/unit tests/hyperv-scheduler-testfacts tests/fuzz-json-replay bench/udev-floor src/*.o src/*.d tests/*.o tests/*.d \
 		rules/60-hyperv-scheduler.rules.out $(MANPAGES)
 
 .PHONY: all check install clean man dist distcheck

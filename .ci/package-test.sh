@@ -254,8 +254,11 @@ hyperv-scheduler --dry-run --json --config "$work/uncommented.conf" >"$work/unco
 	die "the config's commented values are not the defaults"
 # What debian/tests/dry-run-json.sh checks, then the whole documented shape.
 check_report "$work/report.json" "$version" || die "the report does not have the documented shape"
+report_schema /usr/share/hyperv-scheduler/report.schema.json "$work/report.json" ||
+	die "the report is not valid under the installed report.schema.json"
 jq -e '
-	(keys == ["devices", "machine", "notes", "policy", "udev_running", "version"]) and
+	(keys == ["devices", "machine", "notes", "policy", "schema_version", "udev_running",
+	          "version"]) and
 	(.machine | keys == ["evidence", "flavour", "hypervisor", "isolation", "paravisor",
 	                     "verdict"]) and
 	.policy == {mode: "auto", mode_from_cmdline: false, schedulers: ["none", "noop"],

@@ -33,22 +33,10 @@ lib_name=readme-fresh lib_tmp=/var/tmp prog=readme-fresh
 pkg=hyperv-scheduler
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mounts)"
 
-# readme_command NAME: the indented line after the marker NAME.
-readme_command() {
-	awk -v m="<!-- .ci/readme-fresh.sh $1:" '
-		index($0, m) == 1 { found++; want = 1; next }
-		want && /^$/ { next }
-		want { if (/^    [^ ]/) { sub(/^    /, ""); cmd = $0 } ; want = 0 }
-		END {
-			if (found != 1) { print "marker \"" m "\" found " found + 0 " times" > "/dev/stderr"; exit 1 }
-			if (cmd == "") { print "no indented line after \"" m "\"" > "/dev/stderr"; exit 1 }
-			print cmd
-		}' "$top/README.md"
-}
 steps=(install check package deb-install uninstall)
 cmds=()
 for step in "${steps[@]}"; do
-	cmd=$(readme_command "$step") || die "README.md: no $step command"
+	cmd=$(readme_command ".ci/readme-fresh.sh $step") || die "README.md: no $step command"
 	cmds+=("$cmd")
 	printf 'README %-12s %s\n' "$step:" "$cmd"
 done

@@ -24,7 +24,7 @@ section() { printf '\n=== %s\n' "$*"; }
 start=$SECONDS
 if [ "${CI:-}" = true ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends rpm rpm2cpio cpio rpmlint \
-		build-essential pkgconf libudev-dev check scdoc udev python3 >/dev/null
+		build-essential pkgconf libudev-dev check scdoc udev python3 python3-jsonschema >/dev/null
 fi
 [ "$(sed -n 's/^Version: *//p' "$spec")" = "$version" ] || die "the spec's Version is not VERSION ($version)"
 

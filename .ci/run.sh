@@ -185,7 +185,7 @@ tier_start
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential pkg-config libudev-dev check scdoc udev clang libclang-rt-14-dev \
-	python3 util-linux valgrind gdb shellcheck shfmt
+	python3 python3-jsonschema util-linux valgrind gdb shellcheck shfmt
 # clang builds in a copy of the tree, where memcheck (below) builds again with gcc, plain, for
 # valgrind; gcc's build with the sanitizers stays in the tree, for the suite here and on the
 # build hosts.

@@ -17,6 +17,7 @@ static bool arg_dry_run;
 static bool arg_json;
 static bool arg_all;
 static bool arg_udev;
+static bool arg_check;
 static enum verbosity arg_verbosity = VERBOSITY_NORMAL;
 
 static void help(void) {
@@ -24,6 +25,7 @@ static void help(void) {
                "Usage: hyperv-scheduler [OPTIONS] DEVICE...  set the scheduler of these disks\n"
                "       hyperv-scheduler [OPTIONS] --all      every whole disk\n"
                "       hyperv-scheduler [OPTIONS]            report on every disk, change nothing\n"
+               "       hyperv-scheduler --check [DEVICE...]  exit 1 if a disk is not as wanted\n"
                "\n"
                "On a Hyper-V guest, set the \"none\" I/O scheduler on the disks Hyper-V provides.\n"
                "DEVICE is a kernel name (sda), a /dev path or a /sys path.\n"
@@ -31,6 +33,10 @@ static void help(void) {
                "  -a, --all          every whole disk\n"
                "  -n, --dry-run      decide and report, change nothing (works without root)\n"
                "  -j, --json         the report as JSON\n"
+               "      --check        change nothing; one line per disk the rule acts on that\n"
+               "                     is not on its target (\"sda: on mq-deadline, wants none\"),\n"
+               "                     exit 1 if any (works without root); with --json the\n"
+               "                     report, with \"check\": {\"ok\", \"failing\"}\n"
                "  -c, --config FILE  configuration file (default " DEFAULT_CONFIG ";\n"
                "                     an absent file means defaults)\n"
                "  -v, --verbose      also print debug messages: each disk left alone and why;\n"
@@ -46,6 +52,8 @@ static void help(void) {
                "file cannot be read (nothing is changed), the output cannot be written, or\n"
                "udev, the list of disks or memory failed; 2 usage error, invalid device name\n"
                "or device not found (with --udev a disk that vanished is not an error).\n"
+               "With --check: 0 every disk the rule acts on is on its target or left alone\n"
+               "for a reason; 1 one is not, or cannot be read; 2 usage error.\n"
                "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n";
 
         log_write_stdout(text, sizeof(text) - 1);
@@ -61,6 +69,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "verbose", no_argument, NULL, 'v' },
                 { "quiet", no_argument, NULL, 'q' },
                 { "udev", no_argument, NULL, 'U' },
+                { "check", no_argument, NULL, 'C' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {}
@@ -91,6 +100,9 @@ static int parse_argv(int argc, char *argv[]) {
                 case 'U':
                         arg_udev = true;
                         break;
+                case 'C':
+                        arg_check = true;
+                        break;
                 case 'h':
                         help();
                         return 0;
@@ -106,8 +118,12 @@ static int parse_argv(int argc, char *argv[]) {
                 log_msg(LOG_ERR, "--all and device names exclude each other");
                 return -EINVAL;
         }
+        if (arg_check && (arg_all || arg_udev)) {
+                log_msg(LOG_ERR, "--check and %s exclude each other", arg_all ? "--all" : "--udev");
+                return -EINVAL;
+        }
         /* Without a device or --all there is nothing to apply to: report instead. */
-        if (!arg_all && optind == argc)
+        if ((!arg_all && optind == argc) || arg_check)
                 arg_dry_run = true;
         return 1;
 }
@@ -163,6 +179,7 @@ int main(int argc, char *argv[]) {
                 .config_named = arg_config_named,
                 .dry_run = arg_dry_run,
                 .json = arg_json,
+                .check = arg_check,
                 .under_udev = arg_udev,
                 .event_syspath = arg_udev ? event_syspath(syspath, sizeof(syspath)) : NULL,
                 .verbosity = arg_verbosity,

@@ -60,6 +60,22 @@ void report_change_line(char *buf, size_t size, const struct disk_result *d) {
                  sched_list_current(&d->outcome.now));
 }
 
+bool report_check_fails(char *buf, size_t size, const struct disk_result *d) {
+        const char *now = sched_list_current(shown_list(d));
+
+        buf[0] = '\0';
+        if (d->rule_skips)
+                return false;
+        if (d->decision.problem)
+                snprintf(buf, size, "%s: %s", d->name, d->decision.problem);
+        else if (result_action(d) == ACTION_WOULD_CHANGE)
+                snprintf(buf, size, "%s: on %s, wants %s", d->name, now ? now : "?",
+                         d->decision.target);
+        else
+                return false;
+        return true;
+}
+
 /* "cannot VERB 'SYSPATH/queue/scheduler'TAIL" in size bytes, SYSPATH escaped (a directory
  * name may hold a newline): a syspath too long loses its middle, never TAIL, the part that
  * explains. */
@@ -445,6 +461,22 @@ static void json_disk(struct json *j, const struct disk_result *d) {
         json_object_end(j);
 }
 
+static void json_check(struct json *j, const struct report *r) {
+        char line[sizeof(r->disks[0].name) + 256];
+
+        json_key(j, "check");
+        json_object_begin(j);
+        json_key(j, "ok");
+        json_bool(j, r->check_ok);
+        json_key(j, "failing");
+        json_array_begin(j, false);
+        for (size_t i = 0; i < r->n_disks; i++)
+                if (report_check_fails(line, sizeof(line), &r->disks[i]))
+                        json_str(j, r->disks[i].name);
+        json_array_end(j);
+        json_object_end(j);
+}
+
 void report_json(FILE *f, const struct report *r) {
         const char *notes[2];
         size_t n_notes;
@@ -453,6 +485,8 @@ void report_json(FILE *f, const struct report *r) {
         json_begin(&j, f);
         json_object_begin(&j);
         json_member(&j, "version", VERSION);
+        json_key(&j, "schema_version");
+        json_int(&j, REPORT_SCHEMA_VERSION);
         json_key(&j, "machine");
         json_machine(&j, r->verdict);
         json_key(&j, "policy");
@@ -473,6 +507,8 @@ void report_json(FILE *f, const struct report *r) {
         for (size_t i = 0; i < n_notes; i++)
                 json_str(&j, notes[i]);
         json_array_end(&j);
+        if (r->check)
+                json_check(&j, r);
         json_object_end(&j);
         json_end(&j);
 }

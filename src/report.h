@@ -39,7 +39,13 @@ struct report {
         bool hide_rule_skipped; /* text: leave out the disks the rule never runs for, count them */
         bool udev_checked;      /* udev_running was looked at (--dry-run) */
         bool udev_running;      /* UDEV_CONTROL exists */
+        bool check;             /* --check: the JSON report says whether it passed */
+        bool check_ok;          /* nothing failed it (hyperv-scheduler(8), --check) */
 };
+
+/* The JSON report's "schema_version" (report.schema.json): bumped when a key goes or changes
+ * meaning, not when one is added. */
+#define REPORT_SCHEMA_VERSION 1
 
 /* The control socket both systemd-udevd and eudev listen on while they run. */
 #define UDEV_CONTROL "/run/udev/control"
@@ -59,6 +65,11 @@ enum action result_action(const struct disk_result *d);
 /* The reason name for a skipped disk (a policy reason, or "vanished"), else NULL. */
 const char *result_reason(const struct disk_result *d);
 const char *action_name(enum action a);
+
+/* --check: whether the disk fails it, and if so the line that says why in buf: a disk the rule
+ * acts on (rule_skips NULL) that is not on the target the policy wants ("sda: on mq-deadline,
+ * wants none"), or whose queue/scheduler cannot be read as a list. */
+bool report_check_fails(char *buf, size_t size, const struct disk_result *d);
 
 /* "sda: mq-deadline -> none", for a disk whose write changed it. */
 void report_change_line(char *buf, size_t size, const struct disk_result *d);

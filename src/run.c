@@ -365,12 +365,42 @@ static int show_report(const struct run_options *o, const struct machine *m,
                 .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
                 .udev_checked = o->dry_run,
                 .udev_running = udev_running(),
+                .check = o->check,
+                .check_ok = res->status == EXIT_OK,
         };
 
-        /* qsort's array must not be NULL, even for no element. */
-        if (o->n_devices == 0 && res->n > 0)
-                qsort(res->disks, res->n, sizeof(res->disks[0]), by_name);
         return print_report(o->json, &r);
+}
+
+/* --check: each disk that fails it fails the run; without --json, one line each says why.
+ * Returns 0, or a negative errno when the lines cannot be written. */
+static int check_disks(const struct run_options *o, struct results *res) {
+        char *text = NULL, line[sizeof(res->disks[0].name) + 256];
+        size_t len = 0;
+        FILE *f = o->json ? NULL : open_memstream(&text, &len);
+        int ret = 0;
+
+        if (!o->json && !f) {
+                ret = -errno;
+                log_msg(LOG_ERR, "cannot write the check: %s", strerror(-ret));
+                return ret;
+        }
+        for (size_t i = 0; i < res->n; i++)
+                if (report_check_fails(line, sizeof(line), &res->disks[i])) {
+                        worsen(res, EXIT_FAILED);
+                        if (f)
+                                fprintf(f, "%s\n", line);
+                }
+        if (!f)
+                return 0;
+        if (fclose(f) != 0) {
+                ret = -errno;
+                log_msg(LOG_ERR, "cannot write the check: %s", strerror(-ret));
+        } else {
+                ret = log_write_stdout(text, len);
+        }
+        free(text);
+        return ret;
 }
 
 /* The event's own disk, as the policy sees it, read as the run with libudev reads it
@@ -474,7 +504,12 @@ enum exit_status run(const struct run_options *o) {
                 devname_check(arg, &kind, &why);
                 handle_named(o, udev, &c, &m, arg, kind, &res);
         }
-        if (report && show_report(o, &m, &c, &res) < 0)
+        /* qsort's array must not be NULL, even for no element. */
+        if (o->n_devices == 0 && res.n > 0)
+                qsort(res.disks, res.n, sizeof(res.disks[0]), by_name);
+        if (o->check && check_disks(o, &res) < 0)
+                worsen(&res, EXIT_FAILED);
+        else if (report && (!o->check || o->json) && show_report(o, &m, &c, &res) < 0)
                 worsen(&res, EXIT_FAILED);
 out:
         free(res.disks);

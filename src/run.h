@@ -18,6 +18,7 @@ struct run_options {
         bool config_named; /* given with --config */
         bool dry_run;
         bool json;
+        bool check;                 /* --check (with dry_run): the disks not as the policy wants */
         bool under_udev;            /* --udev: run by the rule for one event */
         const char *event_syspath;  /* under udev, /sys + $DEVPATH: the event's device, or NULL */
         enum verbosity verbosity;

@@ -105,6 +105,7 @@ stderr_has() { has stderr "$err" "$1"; }
 # by Python, is WANT. Fails when stdout is not JSON.
 json_is() {
 	local got
+	keep_json
 	got=$(printf '%s' "$out" | python3 -c '
 import json, sys
 try:
@@ -120,6 +121,32 @@ print(eval(sys.argv[1]))' "$1" 2>&1) || {
 		return 1
 	}
 }
+# keep_json: the last stdout, a JSON report, kept for finish to validate against the schema
+# (each distinct output once).
+reports=0 kept_json=''
+keep_json() {
+	[ "$out" != "$kept_json" ] || return 0
+	kept_json=$out
+	reports=$((reports + 1))
+	mkdir -p "$work/reports" && printf '%s\n' "$out" >"$work/reports/$reports.json"
+}
+# schema_valid FILE...: the reports are valid under report.schema.json. Without
+# python3-jsonschema, SKIP; in CI, which must run it, FAIL.
+schema_valid() {
+	local why
+	why=$(report_schema "$top/report.schema.json" "$@")
+	case $? in
+	0) return 0 ;;
+	77)
+		[ "${CI:-}" != true ] || why="${why#SKIP: }, and CI must run it"
+		echo "$why"
+		[ "${CI:-}" = true ] || return 77
+		;;
+	*) echo "$why" ;;
+	esac
+	return 1
+}
+
 # disk NAME FIELD: a field of one device in the last JSON report.
 disk() { printf "[x['%s'] for x in d['devices'] if x['name']=='%s'][0]" "$2" "$1"; }
 # disk_is NAME ACTION/REASON: one device's action and reason in the last JSON report.
@@ -290,6 +317,15 @@ udevd_up() {
 }
 
 finish() {
+	local why
+	if [ "$reports" -gt 0 ]; then
+		why=$(schema_valid "$work/reports"/*.json)
+		case $? in
+		0) pass "its $reports JSON reports are valid under report.schema.json" ;;
+		77) skip "its JSON reports are valid under report.schema.json" "${why#SKIP: }" ;;
+		*) fail "its $reports JSON reports are valid under report.schema.json" "$why" ;;
+		esac
+	fi
 	echo "$suite: $passed passed, $failed failed, $skipped skipped"
 	echo "$passed $failed $skipped" >"${RESULTS:-/dev/null}"
 	[ "$failed" = 0 ]

@@ -230,6 +230,29 @@ print(f"report parses: verdict {report['machine']['verdict']}, {len(report['devi
 PY
 }
 
+# readme_command MARKER: the README's indented line after its one line that starts with
+# "<!-- MARKER:" (".ci/readme-fresh.sh install", "make check-vm readme-check"), for a check that
+# runs it as written. Fails, saying why, where the marker is missing, there twice, or not
+# followed by an indented line.
+readme_command() {
+	awk -v m="<!-- $1:" '
+		index($0, m) == 1 { found++; want = 1; next }
+		want && /^$/ { next }
+		want { if (/^    [^ ]/) { sub(/^    /, ""); cmd = $0 } ; want = 0 }
+		END {
+			if (found != 1) { print "marker \"" m "\" found " found + 0 " times" > "/dev/stderr"; exit 1 }
+			if (cmd == "") { print "no indented line after \"" m "\"" > "/dev/stderr"; exit 1 }
+			print cmd
+		}' "$top/README.md"
+}
+
+# report_schema SCHEMA FILE...: each JSON report FILE is valid under SCHEMA (report.schema.json,
+# JSON Schema 2020-12), checked by python3-jsonschema; prints each error as "FILE: at PATH:
+# MESSAGE". Exit status 77, saying why, without python3-jsonschema.
+report_schema() {
+	python3 "$top/tests/report-schema.py" "$@"
+}
+
 # UDEV_ROOT: a root directory holding another release's udev (a minbase chroot of Debian 13 or
 # unstable, .ci/udevd-releases.sh): udev_test and udevd_start then run its udevadm and
 # systemd-udevd, chrooted, on this kernel; this tree and the work directory are bind-mounted

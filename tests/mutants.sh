@@ -92,7 +92,7 @@ done
 [ "$bad" = 0 ] || die "$bad of $total mutants in $list do not apply to this tree: update the list with src/"
 [ "${#run[@]}" -gt 0 ] || die "no mutant's header contains '${MUTANTS_ONLY:-}'"
 
-build() { make -C "$1" -s all tests/unit tests/hyperv-scheduler-testfacts >"$1.build" 2>&1; }
+build() { make -C "$1" -s all tests/unit tests/hyperv-scheduler-testfacts tests/fuzz-json-replay >"$1.build" 2>&1; }
 
 # guard DIR SCRIPT: SCRIPT (to its first failure), then, if it passed, the unit tests, in the
 # copy DIR. Prints which failed, if one did. The script first: it is the guard named, and it

@@ -241,6 +241,8 @@ static char *output(void (*fn)(FILE *, const struct report *)) {
         ck_assert_ptr_nonnull(f);
         fn(f, &report);
         ck_assert_int_eq(fclose(f), 0);
+        if (fn == report_json)
+                unit_keep_json(buf);
         return buf;
 }
 
@@ -276,7 +278,7 @@ START_TEST(json_report_is_exact) {
         char *out = output(report_json);
 
         ck_assert_str_eq(out,
-                "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"hyperv-guest\", "
+                "{\"version\": \"" VERSION "\", \"schema_version\": 1, \"machine\": {\"verdict\": \"hyperv-guest\", "
                 "\"hypervisor\": \"microsoft\", \"flavour\": [\"azure\", \"gen2\"], \"isolation\": null, "
                 "\"paravisor\": null, "
                 "\"evidence\": [\"CPUID 0x40000000 \\\"Microsoft Hv\\\"\", "
@@ -320,7 +322,7 @@ START_TEST(json_report_without_disks) {
         config.found = true;
         out = output(report_json);
         ck_assert_str_eq(out,
-                "{\"version\": \"" VERSION "\", \"machine\": {\"verdict\": \"bare-metal\", "
+                "{\"version\": \"" VERSION "\", \"schema_version\": 1, \"machine\": {\"verdict\": \"bare-metal\", "
                 "\"hypervisor\": null, \"flavour\": [], \"isolation\": null, \"paravisor\": null, "
                 "\"evidence\": []}, "
                 "\"policy\": {\"mode\": \"off\", \"mode_from_cmdline\": true, "
@@ -545,6 +547,66 @@ START_TEST(text_report_says_why_a_disk_has_one_queue) {
 }
 END_TEST
 
+/* --check: only a disk the rule acts on that is not on its target, or cannot be read, fails. */
+static const struct {
+        const char *name, *list, *target, *rule_skips, *problem;
+        enum decision decision;
+        const char *line;
+} checks[] = {
+        { "sda", "[mq-deadline] none", "none", NULL, NULL, DECISION_CHANGE,
+          "sda: on mq-deadline, wants none" },
+        { "sdaa", "mq-deadline kyber [bfq] none", "none", NULL, NULL, DECISION_CHANGE,
+          "sdaa: on bfq, wants none" },
+        { "sdb", "none mq-deadline", "none", NULL, NULL, DECISION_CHANGE,
+          "sdb: on ?, wants none" },
+        { "sdc", "[noop] deadline", "noop", NULL, NULL, DECISION_ALREADY, NULL },
+        { "sdd", "[mq-deadline] none", NULL, NULL, NULL, DECISION_SKIP, NULL },
+        { "loop0", "[mq-deadline] none", "none", "loop", NULL, DECISION_CHANGE, NULL },
+        { "dm-0", "[mq-deadline] none", "none", "dm", NULL, DECISION_CHANGE, NULL },
+        { "sde", "", NULL, NULL, "queue/scheduler is not a list of scheduler names", DECISION_SKIP,
+          "sde: queue/scheduler is not a list of scheduler names" },
+        { "zram0", "", NULL, "zram", "queue/scheduler is not a list of scheduler names",
+          DECISION_SKIP, NULL },
+};
+
+START_TEST(check_fails_only_for_a_disk_the_rule_acts_on) {
+        struct disk_result d = { .hw_queues = -1 };
+        char line[256];
+        bool fails;
+
+        copy_string(d.name, checks[_i].name, sizeof(d.name));
+        if (*checks[_i].list)
+                set_list(&d.decision.available, checks[_i].list);
+        d.decision.target = checks[_i].target;
+        d.decision.decision = checks[_i].decision;
+        d.decision.problem = checks[_i].problem;
+        d.rule_skips = checks[_i].rule_skips;
+        fails = report_check_fails(line, sizeof(line), &d);
+        ck_assert_msg(fails == !!checks[_i].line, "%s: fails %d", checks[_i].name, fails);
+        ck_assert_str_eq(line, checks[_i].line ? checks[_i].line : "");
+}
+END_TEST
+
+START_TEST(json_report_ends_with_the_check) {
+        char *out;
+        const char *tail;
+
+        report.check = true;
+        out = output(report_json);
+        tail = strstr(out, "], \"udev_running\"");
+        ck_assert_ptr_nonnull(tail);
+        /* sda changed, sdc failed and sdd vanished: only dm-0, which cannot be read, fails it. */
+        ck_assert_str_eq(tail, "], \"udev_running\": null, \"notes\": [], "
+                               "\"check\": {\"ok\": false, \"failing\": [\"dm-0\"]}}\n");
+        free(out);
+        report.check_ok = true;
+        disks[5].decision.problem = NULL;
+        out = output(report_json);
+        ck_assert_ptr_nonnull(strstr(out, "\"check\": {\"ok\": true, \"failing\": []}}\n"));
+        free(out);
+}
+END_TEST
+
 Suite *report_suite(void) {
         Suite *s = suite_create("report");
         TCase *tc;
@@ -571,6 +633,8 @@ Suite *report_suite(void) {
         tcase_add_test(tc, text_report_says_why_a_disk_has_one_queue);
         tcase_add_test(tc, text_report_says_what_is_true_of_a_zoned_disk);
         tcase_add_loop_test(tc, kernel_default_comes_from_the_disk, 0, ELEMENTSOF(kernel_defaults));
+        tcase_add_test(tc, json_report_ends_with_the_check);
+        tcase_add_loop_test(tc, check_fails_only_for_a_disk_the_rule_acts_on, 0, ELEMENTSOF(checks));
         suite_add_tcase(s, tc);
 
         tc = tcase_create("queues");

@@ -46,6 +46,22 @@ void tmpdir_write(const char *dir, const char *name, const void *data, size_t le
         close(fd);
 }
 
+void unit_keep_json(const char *text) {
+        const char *dir = getenv("HYPERV_SCHEDULER_TEST_JSON_DIR");
+        char path[4096];
+        size_t len = strlen(text);
+        int n, fd;
+
+        if (!dir || !*dir)
+                return;
+        n = snprintf(path, sizeof(path), "%s/unit-XXXXXX.json", dir);
+        ck_assert_msg(n > 0 && (size_t) n < sizeof(path), "path in '%s' too long", dir);
+        fd = mkstemps(path, strlen(".json"));
+        ck_assert_msg(fd >= 0, "cannot create '%s': %s", path, strerror(errno));
+        ck_assert_msg(write(fd, text, len) == (ssize_t) len, "cannot write '%s'", path);
+        close(fd);
+}
+
 int main(void) {
         SRunner *sr = srunner_create(verdict_suite());
         int failed;

@@ -21,3 +21,7 @@ void tmpdir_remove(const char *dir);
 /* Creates dir/name holding len bytes of data; writes its path to path. */
 void tmpdir_write(const char *dir, const char *name, const void *data, size_t len, char *path,
                   size_t size);
+
+/* Where HYPERV_SCHEDULER_TEST_JSON_DIR names a directory, writes text, a JSON report, to a new
+ * file there: tests/integration/schema.sh validates them against report.schema.json. */
+void unit_keep_json(const char *text);

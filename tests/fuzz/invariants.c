@@ -19,6 +19,21 @@ void fuzz_fail(const char *file, int line, const char *fmt, ...) {
         abort();
 }
 
+void fuzz_keep_json(const char *text, size_t len) {
+        const char *dir = getenv("HYPERV_SCHEDULER_TEST_JSON_DIR");
+        static unsigned n;
+        char path[4096];
+        FILE *f;
+
+        if (!dir || !*dir)
+                return;
+        FUZZ_CHECK(snprintf(path, sizeof(path), "%s/fuzz-%u.json", dir, n++) < (int) sizeof(path),
+                   "path in '%s' too long", dir);
+        f = fopen(path, "wx");
+        FUZZ_CHECK(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "cannot write '%s'",
+                   path);
+}
+
 bool printable_within(const char *s, size_t size) {
         for (size_t i = 0; i < size; i++) {
                 unsigned char c = (unsigned char) s[i];

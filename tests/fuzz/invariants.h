@@ -22,6 +22,11 @@ size_t utf8_valid_length(const unsigned char *s, size_t avail);
  * and returns its length, or returns -1 and sets *why. */
 long json_string_decode(const char *s, size_t len, unsigned char *out, const char **why);
 
+/* Where HYPERV_SCHEDULER_TEST_JSON_DIR names a directory (the replay of tests/fuzz/replay.c,
+ * never libFuzzer's runs), writes the JSON report text to a new file there, for
+ * tests/integration/schema.sh to validate against report.schema.json. */
+void fuzz_keep_json(const char *text, size_t len);
+
 /* Writes json_string(s) to memory and aborts unless it is a strict JSON string whose text is s
  * with every byte outside a valid UTF-8 sequence replaced by U+FFFD. */
 void check_json_string(const char *s);

@@ -5,7 +5,7 @@
 # and, on a PC, an IDE disk and an IDE CD-ROM. CASE picks the machine QEMU shows and, on the
 # kernel command line (hstest.case=), the guest's configuration. The guest's report lands in
 # WORK/NAME.report, its console in WORK/NAME.console, the seconds qemu ran in WORK/NAME.wall.
-# Case "always" also gets vdc attached through the QEMU monitor once the guest says it is
+# Cases "always" and "readme" also get vdc attached through the QEMU monitor once the guest says it is
 # ready. qemu runs under timeout: a hung guest is ended by its PID after SECONDS;
 # WORK/NAME.pid names it for an early end.
 # shellcheck disable=SC2054 # commas separate QEMU's sub-options, not array elements
@@ -27,6 +27,8 @@ smbios) machine=(-cpu qemu64,tcg-cpuid=off "${microsoft[@]}") ;;
 # No hypervisor bit either: what bare metal from Microsoft would show.
 nohv) machine=(-cpu qemu64,tcg-cpuid=off,hypervisor=off "${microsoft[@]}") ;;
 off) cmdline+=" hyperv_scheduler=off" ;;
+# The README's way for a CI boot: the mode from the kernel command line, the package's config.
+readme) cmdline+=" hyperv_scheduler=always" ;;
 esac
 disks=(-drive "file=$w.qcow2,if=none,id=root,format=qcow2" -device virtio-blk-pci,drive=root
 	-drive "file=$w.vdb,if=none,id=vdb,format=raw" -device virtio-blk-pci,drive=vdb,num-queues=1
@@ -60,7 +62,7 @@ timeout --kill-after=10 "$seconds" "${qemu[@]}" -m 768 -smp 1 -nodefaults -no-us
 	-initrd "$base-$flavour.initrd" -append "$cmdline" "${disks[@]}" &
 qemu_pid=$!
 echo "$qemu_pid" >"$w.pid"
-if [ "$case" = always ] &&
+if { [ "$case" = always ] || [ "$case" = readme ]; } &&
 	grep -q -m 1 '^hotplug ready' < <(tail -n +1 -F --pid="$qemu_pid" "$w.report" 2>/dev/null); then
 	echo "device_add virtio-blk-pci,drive=hot,num-queues=1,id=hot0" >"$w.mon.in"
 fi

@@ -6,7 +6,8 @@
 # with only that release's build dependencies, so no .deb is built against this machine's
 # libraries. Tests are left to the native builds of the clean-chroot CI step: here
 # DEB_BUILD_OPTIONS=nocheck (the arm64 cross build could not run them anyway; .ci/arm64.sh runs the
-# arm64 unit tests under qemu-user).
+# arm64 unit tests under qemu-user), and the nocheck build profile leaves their build
+# dependencies out (python3-jsonschema, Architecture: all, cannot be installed for arm64).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: build-debs OUTDIR}
@@ -28,8 +29,8 @@ build() {
 		depopt=(-a "$arch")
 	fi
 	hook="set -e; mkdir -p \"\$1/build/src\"; tar -C \"\$1/build/src\" -xf '$src/src.tar'
-chroot \"\$1\" apt-get build-dep -y -q ${depopt[*]} /build/src
-chroot \"\$1\" sh -c 'cd /build/src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b ${depopt[*]}'
+chroot \"\$1\" apt-get build-dep -y -q -P nocheck ${depopt[*]} /build/src
+chroot \"\$1\" sh -c 'cd /build/src && DEB_BUILD_OPTIONS=nocheck DEB_BUILD_PROFILES=nocheck dpkg-buildpackage -us -uc -b ${depopt[*]}'
 cp \"\$1\"/build/hyperv-scheduler_*.deb '$out/$name/'"
 	unshare -m --propagation private -- mmdebstrap --quiet --variant=buildd --mode=root "${archopt[@]}" \
 		--customize-hook="$hook" "$suite" /dev/null "$mirror" >"$out/$name.log" 2>&1 ||

@@ -8,6 +8,10 @@
 # shellcheck disable=SC2016 # the hooks are shell run by mmdebstrap and bash -c, with arguments
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck disable=SC2034 # read by tests/lib.sh
+lib_name=build-image prog=build-image
+# shellcheck source=tests/lib.sh
+. "$here/../lib.sh"
 suite=$1 arch=$2 debdir=$3 out=$4
 mirror=${VM_MIRROR:-http://deb.debian.org/debian}
 name=$suite-$arch
@@ -57,24 +61,29 @@ fi
 exec {lock}>&-
 
 # The image: the base, the package installed as an image build installs it (dpkg -i in the
-# tree, with /proc, /sys and /dev as mmdebstrap's hooks have them), and the guest's test files.
+# tree, with /proc, /sys and /dev as mmdebstrap's hooks have them), and the guest's test files,
+# the README's lines for a CI boot among them, as the README writes them.
+for m in readme-check readme-journal; do
+	readme_command "make check-vm $m" >"$work/$m" || die "README.md: no $m line"
+done
 mkdir "$tree"
 tar -C "$tree" --numeric-owner --xattrs --xattrs-include='*' -xf "$base"
 unshare -m --propagation private -- bash -euc '
-	tree=$1 here=$2 debdir=$3
+	tree=$1 here=$2 debdir=$3 work=$4
 	mount -t proc proc "$tree/proc"
 	mount --rbind /sys "$tree/sys"
 	mount --rbind /dev "$tree/dev"
 	"$here/install-deb.sh" "$tree" "$debdir"
 	mkdir -p "$tree/usr/local/lib/hstest" "$tree/usr/local/share/hstest"
 	cp -r "$here/guest/conf" "$tree/usr/local/share/hstest/"
+	cp "$work/readme-check" "$work/readme-journal" "$tree/usr/local/share/hstest/"
 	for f in setup report count-helper; do
 		cp "$here/guest/$f.sh" "$tree/usr/local/lib/hstest/$f"
 	done
 	cp "$here"/guest/*.service "$tree/etc/systemd/system/"
 	cp "$here"/guest/*.rules "$tree/etc/udev/rules.d/"
 	chroot "$tree" systemctl enable hstest-setup.service hstest-report.service
-' build-image "$tree" "$here" "$debdir"
+' build-image "$tree" "$here" "$debdir" "$work"
 
 for k in "$tree"/boot/vmlinuz-*; do
 	v=${k##*/vmlinuz-}

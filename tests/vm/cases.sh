@@ -6,6 +6,11 @@
 #             configuration files: binary at coldplug, then a bad line, then a huge file)
 #   nohv      case 2, the same with the CPUID hypervisor bit off
 #   always    cases 3, 4 and 5: mode = always for vd*, sd*, sr*, then a hot-added disk
+#   readme    cases 3, 4 and 5 with hyperv_scheduler=always on the kernel command line and the
+#             package's config, as the README's CI recipe boots; then case 10 (the README's
+#             CI lines, as written: --check passes, the journal names the changes) and case 11
+#             (vdb set back to mq-deadline: --check fails, naming it). The defaults boots also
+#             run those lines (case 12: --check passes, the journal names no change)
 #   off       case 6: hyperv_scheduler=off on the kernel command line, mode = always in the file
 #   arm64     case 9: mode = always for vd* on arm64, the verdict from DMI
 # Every boot also records what the kernel itself chose for each disk, so the generic kernels
@@ -15,7 +20,7 @@
 # its image is there.
 cat <<'LIST'
 bookworm-cloud-defaults bookworm amd64 cloud defaults
-bookworm-cloud-always bookworm amd64 cloud always
+bookworm-cloud-readme bookworm amd64 cloud readme
 bookworm-cloud-smbios bookworm amd64 cloud smbios
 bookworm-generic-always bookworm amd64 generic always
 bookworm-arm64-always bookworm arm64 cloud arm64

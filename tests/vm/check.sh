@@ -184,6 +184,17 @@ change() {
 	fi
 }
 
+# readme_ran BOOT PHASE STATUS: the README's --check line exited STATUS in that phase.
+readme_ran() {
+	local got
+	got=$(field "$1" "$2" note | sed -n 's/^readme-check status=//p')
+	[ "$got" = "$3" ] || echo "$2: the README's --check line exited '${got:-?}', not $3"
+}
+# changed_lines BOOT PHASE: the README's journal line's lines naming a change, their tails.
+changed_lines() {
+	field "$1" "$2" readme-journal | sed -n 's/^.*hyperv-scheduler\[[0-9]*\]: \(.* -> .*\)$/\1/p' | sort | xargs
+}
+
 table=()
 while read -r name suite arch flavour case; do
 	release=$([ "$suite" = bookworm ] && echo "Debian 12" || echo "Debian 13")
@@ -215,13 +226,37 @@ while read -r name suite arch flavour case; do
 			life+=("purge leaves $(field "$name" purge note | sed -n 's/^left=//p' | tr '\n' ' ')")
 		result "$label: 8 in the running guest: install applies, upgrade re-applies, remove leaves, purge cleans" \
 			"$bad" "${life[@]}"
+		result "$label: 12 the README's CI lines on the defaults: --check exits 0 and says nothing, the journal names no change" \
+			"$bad" "$(readme_ran "$name" readme 0)" \
+			"$(field "$name" readme readme-check | head -n 1 | sed 's/^./--check says: &/')" \
+			"$(changed_lines "$name" readme | sed 's/^./the journal names: &/')"
 		;;
-	always)
-		result "$label: 3 mode = always: single-queue virtio vdb gets none from coldplug, one journal line naming the kernel's choice$t" \
+	always | readme)
+		mode=$([ "$case" = readme ] && echo "hyperv_scheduler=always" || echo "mode = always")
+		result "$label: 3 $mode: single-queue virtio vdb gets none from coldplug, one journal line naming the kernel's choice$t" \
 			"$bad" "$(expect_change "$name" coldplug vdb)" "$(expect_change "$name" coldplug vda)" \
 			"$(known "$name" "$suite" "$flavour" "$arch")"
-		result "$label: 4 mode = always: the IDE disk and the IDE CD-ROM get none" "$bad" \
+		result "$label: 4 $mode: the IDE disk and the IDE CD-ROM get none" "$bad" \
 			"$(expect_change "$name" coldplug sda)" "$(expect_change "$name" coldplug sr0)"
+		if [ "$case" = readme ]; then
+			want=()
+			for d in vda vdb sda sr0; do
+				was=$(kernel "$name" coldplug "$d" | selected)
+				[ -z "$was" ] || [ "$was" = none ] || want+=("$d: $was -> none")
+			done
+			result "$label: 10 the README's CI lines after a boot with $mode: --check exits 0 and says nothing, the journal names each disk changed" \
+				"$bad" "$(readme_ran "$name" readme 0)" \
+				"$(field "$name" readme readme-check | head -n 1 | sed 's/^./--check says: &/')" \
+				"$([ "$(json "$name" coldplug '.policy.mode + " " + (.policy.mode_from_cmdline | tostring)')" = "always true" ] ||
+					echo "policy: $(json "$name" coldplug '.policy.mode + " " + (.policy.mode_from_cmdline | tostring)')")" \
+				"$([ ${#want[@]} -gt 0 ] || echo "no disk started off none: nothing to change")" \
+				"$([ "$(changed_lines "$name" readme)" = "$(printf '%s\n' "${want[@]}" | sort | xargs)" ] ||
+					echo "the journal names '$(changed_lines "$name" readme)', expected '$(printf '%s\n' "${want[@]}" | sort | xargs)'")"
+			result "$label: 11 vdb set back to mq-deadline after boot: the README's --check exits 1, naming it" \
+				"$bad" "$(readme_ran "$name" setback 1)" \
+				"$([ "$(field "$name" setback readme-check)" = "vdb: on mq-deadline, wants none" ] ||
+					echo "--check says '$(field "$name" setback readme-check)', expected 'vdb: on mq-deadline, wants none'")"
+		fi
 		result "$label: 5 a single-queue disk hot-added through the QEMU monitor gets none" "$bad" \
 			"$(grep -q '^hotplug ready' "$work/$name.report" || echo "the guest never got ready for it")" \
 			"$(expect_change "$name" hotplug vdc)"

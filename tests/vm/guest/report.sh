@@ -86,6 +86,19 @@ sched() {
 	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
 }
 
+# The README's two lines for a CI boot ("Verify it in your CI"), each run as written: its exit
+# status, then its output, one line each (PHASE readme-check LINE, PHASE readme-journal LINE).
+readme() {
+	local m out rc
+	journalctl --sync
+	for m in readme-check readme-journal; do
+		rc=0
+		out=$(bash -c "$(cat "/usr/local/share/hstest/$m")" 2>&1) || rc=$?
+		say "$1 note $m status=$rc"
+		[ -z "$out" ] || printf '%s\n' "$out" | sed "s/^/$1 $m /" >&3
+	done
+}
+
 # Case 8: the package's life in this running system. The image's own copy goes first.
 package_life() {
 	local debs=/usr/local/share/hstest/debs
@@ -167,8 +180,21 @@ udevadm wait --timeout=120 "${expected[@]/#//dev/}" || say "coldplug note not ev
 phase coldplug
 helper_runs
 case $case in
-defaults) package_life ;;
+defaults)
+	readme readme
+	package_life
+	;;
 smbios) broken_configs ;;
+readme)
+	readme readme
+	# A disk set back after boot: the check must fail, naming it.
+	echo mq-deadline >/sys/block/vdb/queue/scheduler
+	readme setback
+	echo none >/sys/block/vdb/queue/scheduler
+	say "hotplug ready"
+	udevadm wait --timeout=120 /dev/vdc
+	phase hotplug
+	;;
 always)
 	say "hotplug ready"
 	udevadm wait --timeout=120 /dev/vdc
