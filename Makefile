@@ -74,11 +74,11 @@ tests/unit: $(TEST_OBJS) $(PURE_OBJS) $(FILE_OBJS)
 # with a fake sysfs tree it stands for any machine. Never installed.
 TESTFACTS_OBJS := tests/testfacts.o tests/cpuid-file.o
 
-# The fault points (the scheduler write, its read-back, the report, libudev's loading) are
-# link-time seams (tests/testfacts.c).
+# The fault points (the scheduler write, its read-back, the report, libudev's loading, the
+# syslog connection) are link-time seams (tests/testfacts.c).
 tests/hyperv-scheduler-testfacts: $(TESTFACTS_OBJS) $(filter-out src/cpuregs.o,$(OBJS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -Wl,--wrap=udev_device_set_sysattr_value \
-		-Wl,--wrap=open_memstream -Wl,--wrap=dlopen -Wl,--wrap=dlsym -o $@ $^ $(HELPER_LIBS)
+		-Wl,--wrap=open_memstream -Wl,--wrap=dlopen -Wl,--wrap=dlsym -Wl,--wrap=connect -o $@ $^ $(HELPER_LIBS)
 
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules

@@ -133,7 +133,7 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
                 return;
         }
         report_change_line(line, sizeof(line), d);
-        log_msg(LOG_INFO, "%s", line);
+        log_change(line);
 }
 
 /* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
