@@ -1,0 +1,116 @@
+#include "record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+/* Each key, where its value goes, and how much room it has. */
+#define FIELDS(X, r)                                  \
+        X("name", (r)->name, sizeof((r)->name))       \
+        X("diskseq", (r)->diskseq, sizeof((r)->diskseq)) \
+        X("devpath", (r)->devpath, sizeof((r)->devpath)) \
+        X("devnum", (r)->devnum, sizeof((r)->devnum)) \
+        X("from", (r)->from, sizeof((r)->from))       \
+        X("to", (r)->to, sizeof((r)->to))             \
+        X("by", (r)->by, sizeof((r)->by))
+
+/* A value of ours: printable ASCII without spaces, which each field's writer guarantees. */
+static bool plain(const char *s, size_t len) {
+        for (size_t i = 0; i < len; i++)
+                if (s[i] <= ' ' || s[i] > '~')
+                        return false;
+        return true;
+}
+
+int record_parse(const char *text, size_t len, struct record *r) {
+        unsigned seen = 0;
+        bool at_seen = false;
+
+        memset(r, 0, sizeof(*r));
+        while (len > 0) {
+                const char *nl = memchr(text, '\n', len), *eq;
+                size_t n = nl ? (size_t) (nl - text) : len, k, v;
+                unsigned bit = 0;
+                bool known = false;
+
+                /* Every line ends in a newline, the last one too. */
+                if (!nl || !(eq = memchr(text, '=', n)))
+                        return -EINVAL;
+                k = (size_t) (eq - text);
+                v = n - k - 1;
+                if (!plain(eq + 1, v))
+                        return -EINVAL;
+#define PARSE(key, dst, size)                                                           \
+                if (!known && k == strlen(key) && memcmp(text, key, k) == 0) {          \
+                        known = true;                                                   \
+                        if ((seen & (1u << bit)) || v == 0 || v >= (size))              \
+                                return -EINVAL;                                         \
+                        seen |= 1u << bit;                                              \
+                        memcpy(dst, eq + 1, v);                                         \
+                        (dst)[v] = '\0';                                                \
+                }                                                                       \
+                bit++;
+                FIELDS(PARSE, r)
+#undef PARSE
+                if (!known && k == 2 && memcmp(text, "at", 2) == 0) {
+                        char num[24], *end;
+
+                        if (at_seen || v == 0 || v >= sizeof(num))
+                                return -EINVAL;
+                        memcpy(num, eq + 1, v);
+                        num[v] = '\0';
+                        errno = 0;
+                        r->at = strtoll(num, &end, 10);
+                        if (errno || *end || num[0] == '-' || num[0] == '+')
+                                return -EINVAL;
+                        at_seen = known = true;
+                }
+                if (!known)
+                        return -EINVAL;
+                text += n + 1;
+                len -= n + 1;
+        }
+        /* All but diskseq (bit 1) are needed. */
+        if ((seen | 2u) != 0x7fu || !at_seen)
+                return -EINVAL;
+        return 0;
+}
+
+int record_format(const struct record *r, char *buf, size_t size) {
+        size_t len = 0;
+        int n;
+
+#define FORMAT(key, src, size_)                                                            \
+        if ((src)[0]) {                                                                    \
+                n = snprintf(buf + len, size - len, "%s=%s\n", key, src);                  \
+                if (n < 0 || (size_t) n >= size - len)                                     \
+                        return -ENOBUFS;                                                   \
+                len += (size_t) n;                                                         \
+        }
+        FIELDS(FORMAT, r)
+#undef FORMAT
+        n = snprintf(buf + len, size - len, "at=%lld\n", r->at);
+        if (n < 0 || (size_t) n >= size - len)
+                return -ENOBUFS;
+        return (int) (len + (size_t) n);
+}
+
+bool record_same_disk(const struct record *a, const struct record *b) {
+        if (!streq(a->name, b->name))
+                return false;
+        if (a->diskseq[0] && b->diskseq[0])
+                return streq(a->diskseq, b->diskseq);
+        return streq(a->devpath, b->devpath) && streq(a->devnum, b->devnum);
+}
+
+void record_time(long long at, char *buf, size_t size) {
+        time_t t = (time_t) at;
+        struct tm tm;
+
+        if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+                snprintf(buf, size, "?");
+}
