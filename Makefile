@@ -52,7 +52,7 @@ IO_OBJS   := $(FILE_OBJS) src/recordfile.o src/cpuregs.o src/facts.o src/disk.o 
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
              tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
-             tests/test-report.o
+             tests/test-report.o tests/test-record.o
 
 MANPAGES := man/hyperv-scheduler.8 man/hyperv-scheduler.conf.5
 
@@ -181,7 +181,7 @@ FUZZ_CFLAGS   += -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-p
 # Fortified string functions would bypass ASan's checks.
 FUZZ_CPPFLAGS  = $(CPPFLAGS) -U_FORTIFY_SOURCE
 FUZZ_BUILD    := tests/fuzz/build
-FUZZ_TARGETS  := config schedlist dmi devname json cpuidfile fadt
+FUZZ_TARGETS  := config schedlist dmi devname json cpuidfile fadt record
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
 FUZZ_OBJS     := $(PURE_OBJS:src/%=$(FUZZ_BUILD)/src/%) $(FUZZ_BUILD)/invariants.o \
                  $(FUZZ_BUILD)/cpuid-file.o

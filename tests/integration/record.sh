@@ -143,5 +143,4 @@ by=hand"
 	cp "$work/sda_sched" "$sda_sched"
 fi
 
-
 finish
