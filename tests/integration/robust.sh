@@ -100,6 +100,9 @@ if need_mounts "where messages go under udev" /dev; then
 	check "  the error is in /dev/kmsg" -- stdout_is \
 		"kmsg <27> cannot use 'sd a': contains a space, a control character or a non-ASCII byte
 exit 2"
+	check "--udev without /dev/log and /dev/kmsg: exit 2" -- exits 0 "${log_ns[@]}" none "$HELPER" -c /dev/null --udev "sd a"
+	check "  the error is on stderr, which udevd reads" -- stderr_is \
+		"hyperv-scheduler: cannot use 'sd a': contains a space, a control character or a non-ASCII byte"
 	check "--udev with a syslog: exit 2" -- exits 0 "${log_ns[@]}" syslog "$HELPER" -c /dev/null --udev "sd a"
 	check "  the error is in syslog" -- stdout_is \
 		"syslog <27> cannot use 'sd a': contains a space, a control character or a non-ASCII byte
