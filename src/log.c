@@ -46,23 +46,17 @@ static bool wanted(int priority) {
 /* glibc's syslog() waits as long as the daemon's queue is full (net.unix.max_dgram_qlen, 10
  * unless systemd raised it): a daemon that does not drain it held the event until udevd killed
  * the helper, the disk unwritten. A line waits at most this long for room, the time a daemon
- * that is draining, busy with a storm of events, takes, its reconnection included; after one
- * that waited in vain, syslog is given up for the rest of the run. */
+ * that is draining, busy with a storm of events, takes; after one that waited in vain, syslog
+ * is given up for the rest of the run. A line is sent again only after a send that failed at
+ * once, without waiting. */
 #define SYSLOG_WAIT_USEC 250000
 
-static long long monotonic_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (long long) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* The syslog socket, connected, with at most usec as its send timeout. Same socket types as
- * glibc's openlog(); a negative errno when nothing listens on /dev/log. */
-static int syslog_connect(bool *stream, long long usec) {
+/* The syslog socket, connected, with SYSLOG_WAIT_USEC as its send timeout. Same socket types
+ * as glibc's openlog(); a negative errno when nothing listens on /dev/log. */
+static int syslog_connect(bool *stream) {
         static const struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+        static const struct timeval wait = { .tv_usec = SYSLOG_WAIT_USEC };
         static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
-        struct timeval wait = { .tv_sec = usec / 1000000, .tv_usec = usec % 1000000 };
 
         for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
                 int fd = socket(AF_UNIX, types[i] | SOCK_CLOEXEC, 0), r;
@@ -92,16 +86,12 @@ static struct {
  * fails on a connection the daemon dropped (restarted, or a stream it closed) is sent again
  * once on a new one; a send that timed out is not: the daemon is not draining. */
 static bool to_syslog_socket(const char *msg, size_t len) {
-        long long deadline = monotonic_usec() + SYSLOG_WAIT_USEC;
-
         if (sys_log.given_up)
                 return false;
         for (int attempt = 0; attempt < 2; attempt++) {
-                long long left = deadline - monotonic_usec();
-
                 if (!sys_log.opened || sys_log.fd < 0) {
                         sys_log.opened = true;
-                        sys_log.fd = left > 0 ? syslog_connect(&sys_log.stream, left) : -ETIMEDOUT;
+                        sys_log.fd = syslog_connect(&sys_log.stream);
                         if (sys_log.fd < 0)
                                 break;
                 }

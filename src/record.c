@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "util.h"
 
@@ -45,7 +44,7 @@ int record_parse(const char *text, size_t len, struct record *r) {
                 if (!plain(eq + 1, v))
                         return -EINVAL;
 #define PARSE(key, dst, size)                                                           \
-                if (!known && k == strlen(key) && memcmp(text, key, k) == 0) {          \
+                if (!known && k == strlen(key) && strncmp(text, key, k) == 0) {         \
                         known = true;                                                   \
                         if ((seen & (1u << bit)) || v == 0 || v >= (size))              \
                                 return -EINVAL;                                         \
@@ -56,17 +55,15 @@ int record_parse(const char *text, size_t len, struct record *r) {
                 bit++;
                 FIELDS(PARSE, r)
 #undef PARSE
-                if (!known && k == 2 && memcmp(text, "at", 2) == 0) {
-                        char num[24], *end;
-
-                        if (at_seen || v == 0 || v >= sizeof(num))
+                if (!known && k == 2 && strncmp(text, "at", 2) == 0) {
+                        if (at_seen || v == 0 || v > 18)
                                 return -EINVAL;
-                        memcpy(num, eq + 1, v);
-                        num[v] = '\0';
-                        errno = 0;
-                        r->at = strtoll(num, &end, 10);
-                        if (errno || *end || num[0] == '-' || num[0] == '+')
-                                return -EINVAL;
+                        r->at = 0;
+                        for (size_t i = 0; i < v; i++) {
+                                if (eq[1 + i] < '0' || eq[1 + i] > '9')
+                                        return -EINVAL;
+                                r->at = r->at * 10 + (eq[1 + i] - '0');
+                        }
                         at_seen = known = true;
                 }
                 if (!known)
@@ -107,10 +104,25 @@ bool record_same_disk(const struct record *a, const struct record *b) {
         return streq(a->devpath, b->devpath) && streq(a->devnum, b->devnum);
 }
 
+/* The civil date of a day since the epoch, as Howard Hinnant's days_from_civil() inverse
+ * (civil_from_days()): no gmtime_r()/strftime(), which every run would otherwise bind at start
+ * for the few that show a record. */
 void record_time(long long at, char *buf, size_t size) {
-        time_t t = (time_t) at;
-        struct tm tm;
+        long long days = at / 86400, secs = at % 86400, era, doe, yoe, doy, mp, y, m, d;
 
-        if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        if (at < 0) {
                 snprintf(buf, size, "?");
+                return;
+        }
+        days += 719468;
+        era = days / 146097;
+        doe = days - era * 146097;
+        yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        mp = (5 * doy + 2) / 153;
+        d = doy - (153 * mp + 2) / 5 + 1;
+        m = mp < 10 ? mp + 3 : mp - 9;
+        y = yoe + era * 400 + (m <= 2);
+        snprintf(buf, size, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, secs / 3600,
+                 secs / 60 % 60, secs % 60);
 }

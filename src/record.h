@@ -46,7 +46,7 @@ void record_time(long long at, char *buf, size_t size);
 int record_identity(const char *syspath, const char *name, struct record *r);
 
 /* Reads dir/name: refused unless it is a regular file (-EBADFD, its st_mode in *type, a
- * symbolic link too), owned by root (or the caller) and writable by its owner alone (-EPERM), of at most
+ * symbolic link too), owned by root and writable by root alone (-EPERM), of at most
  * RECORD_FILE_MAX bytes (-EFBIG), that parses and names the disk name (-EINVAL); -ENOENT when
  * there is none. */
 int record_load(const char *dir, const char *name, struct record *r, unsigned *type);

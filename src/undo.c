@@ -105,17 +105,19 @@ static void undo_all(const struct run_options *o, struct udev *udev, enum exit_s
                 return;
         }
         while ((de = readdir(d))) {
+                size_t len = strlen(de->d_name) + 1;
                 char **p;
 
                 /* A dot file is a record being written, or no record. */
                 if (de->d_name[0] == '.')
                         continue;
-                if (!(p = realloc(names, (n + 1) * sizeof(*p))) || !(p[n] = strdup(de->d_name))) {
+                if (!(p = realloc(names, (n + 1) * sizeof(*p))) || !(p[n] = malloc(len))) {
                         names = p ? p : names;
                         log_msg(LOG_ERR, "cannot allocate memory");
                         worsen(status, EXIT_FAILED);
                         break;
                 }
+                memcpy(p[n], de->d_name, len);
                 names = p;
                 n++;
         }

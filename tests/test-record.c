@@ -114,6 +114,15 @@ START_TEST(test_time) {
         ck_assert_str_eq(at, "2026-12-04T18:43:11Z");
         record_time(0, at, sizeof(at));
         ck_assert_str_eq(at, "1970-01-01T00:00:00Z");
+        /* Leap days: of 2000 (divisible by 400) and 2024; 2100 has none. */
+        record_time(951782400, at, sizeof(at));
+        ck_assert_str_eq(at, "2000-02-29T00:00:00Z");
+        record_time(1709164800, at, sizeof(at));
+        ck_assert_str_eq(at, "2024-02-29T00:00:00Z");
+        record_time(4107542399, at, sizeof(at));
+        ck_assert_str_eq(at, "2100-02-28T23:59:59Z");
+        record_time(4107542400, at, sizeof(at));
+        ck_assert_str_eq(at, "2100-03-01T00:00:00Z");
 }
 END_TEST
 
