@@ -3,14 +3,19 @@
 # a chroot, DPKG_ROOT or a container, and that they still do on a system whose udev manages
 # its devices (the control). As root on Debian 12 (CI=true installs what it needs).
 #
-#   DEB  the built .deb of this tree (its postinst is run);
-#   RPM  the built binary RPM (its %post, as `rpm -qp --qf '%{POSTIN}'` gives it, is run).
+#   DEB  the built .deb of this tree (its postinst is run, then its prerm on removal);
+#   RPM  the built binary RPM (its %post, as `rpm -qp --qf '%{POSTIN}'` gives it, is run, then
+#        its %preun as an erase runs it).
 #
 # The check: a loop device of this machine on mq-deadline, named in a config pre-seeded in a
 # Debian 12 minbase tree with udev (mode = always, devices = loopN; dpkg keeps it with
 # --force-confold), so the postinst would switch it to none if it ran the helper. Each case
 # installs the .deb in a fresh overlay of the tree, then runs the RPM's %post in another over
 # the unpacked .deb, and the loop must still be on mq-deadline, with no "cannot write" either.
+# Then each removes the package (dpkg -r; the %preun with 0), which must touch the loop no
+# more: where the install left no record of it, one is put in the case's /run that says the
+# loop was none before, so that a --undo that ran would switch it. The control's removal puts
+# the loop back on mq-deadline.
 #
 # Where a case is not a real container, it runs in this machine's initial PID namespace, with
 # the tree's PID 1 stood in for: a process chrooted in the tree (or, for the chroot, left
@@ -83,6 +88,7 @@ manages() {
 }
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst | manages >"$work/rule.deb"
 rpm -qp --qf '%{POSTIN}' "$rpm" >"$work/rpm-post"
+rpm -qp --qf '%{PREUN}' "$rpm" >"$work/rpm-preun"
 manages <"$work/rpm-post" >"$work/rule.rpm"
 if [ ! -s "$work/rule.deb" ]; then
 	fail "the postinst has no udev_manages_devices()"
@@ -129,6 +135,7 @@ tar -C "$work/tree" -xf "$tarball"
 mkdir "$work/tree/opt/hstest"
 cp "$deb" "$work/tree/opt/hstest/pkg.deb"
 cp "$work/rpm-post" "$work/tree/opt/hstest/rpm-post"
+cp "$work/rpm-preun" "$work/tree/opt/hstest/rpm-preun"
 # What runs in the container: facts about it, then the install (deb) or the %post (rpm).
 cat >"$work/tree/opt/hstest/payload" <<'EOF'
 set -e
@@ -152,6 +159,33 @@ dpkg-root)
 	PATH=/opt/hstest/t2/usr/sbin:$PATH dpkg --root=/opt/hstest/t2 --force-script-chrootless --force-depends \
 		-i --force-confold /opt/hstest/pkg.deb ;;
 esac
+loop=$(cat /opt/hstest/loop)
+sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$loop/queue/scheduler"; }
+echo "after-install: $(sched)"
+# A record that says the loop was on none: a --undo that runs would put it there.
+rec=/run/hyperv-scheduler/$loop
+if [ ! -e "$rec" ]; then
+	mkdir -p -m 0755 /run/hyperv-scheduler
+	{
+		echo "name=$loop"
+		[ ! -e "/sys/block/$loop/diskseq" ] || echo "diskseq=$(cat "/sys/block/$loop/diskseq")"
+		echo "devpath=$(readlink -f "/sys/block/$loop" | sed 's|^/sys||')"
+		echo "devnum=$(cat "/sys/block/$loop/dev")"
+		echo "from=none"
+		echo "to=$(sched)"
+		echo "by=install"
+		echo "at=0"
+	} >"$rec"
+	chmod 0644 "$rec"
+fi
+case $1 in
+deb) dpkg -r hyperv-scheduler ;;
+rpm) sh /opt/hstest/rpm-preun 0 ;;
+dpkg-root)
+	PATH=/opt/hstest/t2/usr/sbin:$PATH dpkg --root=/opt/hstest/t2 --force-script-chrootless --force-depends \
+		-r hyperv-scheduler ;;
+esac
+echo "after-remove: $(sched)"
 echo "payload: done"
 EOF
 
@@ -161,6 +195,7 @@ make_loop loop
 sched=/sys/block/$loop/queue/scheduler
 grep -qw mq-deadline "$sched" || die "$loop offers no mq-deadline"
 printf 'mode = always\ndevices = %s\n' "$loop" >"$work/tree/etc/hyperv-scheduler.conf"
+echo "$loop" >"$work/tree/opt/hstest/loop"
 printf '5.15.167.4-microsoft-standard-WSL2\n' >"$work/wsl-osrelease"
 nspawn_ok=true nspawn_why=
 if ! command -v systemd-nspawn >/dev/null; then
@@ -255,11 +290,12 @@ enter() {
 	' enter "$work" "$top" "$@"
 }
 
-# check_case NAME keep|change MODE OPTION...: the .deb, then the RPM's %post, in the case;
-# where they must keep the disk, they must also run nothing that writes. DPKG_ROOT is the
-# .deb's alone. With OLD=1 a case the old scripts got wrong is one that switched the loop.
+# check_case NAME keep|change MODE OPTION...: the .deb, then the RPM's %post, in the case, each
+# followed by its removal; where they must keep the disk, they must also run nothing that
+# writes; where they change it (the control), the removal puts it back. DPKG_ROOT is the .deb's
+# alone. With OLD=1 a case the old scripts got wrong is one that switched the loop.
 check_case() {
-	local name=$1 want=$2 how=$3 kind mode arg opts rc got
+	local name=$1 want=$2 how=$3 kind mode arg opts rc got installed removed
 	shift 3
 	for kind in deb rpm; do
 		mode=$how arg=$kind opts=("$@")
@@ -273,23 +309,31 @@ check_case() {
 		rc=0
 		enter "$mode" "$arg" "${opts[@]}" </dev/null >"$work/out" 2>&1 || rc=$?
 		got=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$sched")
+		installed=$(sed -n 's/^after-install: //p' "$work/out")
+		removed=$(sed -n 's/^after-remove: //p' "$work/out")
 		sed 's/^/    /' "$work/out"
 		if [ "$rc" != 0 ] || ! grep -qx 'payload: done' "$work/out"; then
-			fail "$name ($kind): the install failed ($rc)"
+			fail "$name ($kind): the install or the removal failed ($rc)"
 		elif ! grep -qx "facts: ${facts}" "$work/out"; then
 			fail "$name ($kind): not the case it stands for: $(grep '^facts: ' "$work/out") (want $facts)"
-		elif [ "$want" = change ] && [ "$got" != none ]; then
-			fail "$name ($kind): control: $loop stayed on $got"
+		elif [ "$want" = change ] && [ "$installed" != none ]; then
+			fail "$name ($kind): control: $loop stayed on $installed"
+		elif [ "$want" = change ] && [ "$removed" != mq-deadline ]; then
+			fail "$name ($kind): control: the removal left $loop on $removed"
+		elif [ "$want" = keep ] && [ "$installed" != mq-deadline ]; then
+			fail "$name ($kind): $loop changed to $installed"
+		elif [ "$want" = keep ] && [ "$removed" != mq-deadline ]; then
+			fail "$name ($kind): the removal changed $loop to $removed"
 		elif [ "$want" = keep ] && [ "$got" != mq-deadline ]; then
 			fail "$name ($kind): $loop changed to $got"
-		elif [ "$want" = keep ] && grep -q 'cannot write' "$work/out"; then
-			fail "$name ($kind): the helper ran: $(grep -m1 'cannot write' "$work/out")"
+		elif [ "$want" = keep ] && grep -q 'cannot write\|undone' "$work/out"; then
+			fail "$name ($kind): the helper ran: $(grep -m1 'cannot write\|undone' "$work/out")"
 		elif [ -n "$note" ] && ! grep -qxF "$note" "$work/out"; then
 			fail "$name ($kind): no line '$note'"
 		elif [ -z "$note" ] && grep -q 'WSL2:' "$work/out"; then
 			fail "$name ($kind): says $(grep -m1 'WSL2:' "$work/out")"
 		else
-			echo "PASS: $name ($kind): $loop $([ "$want" = keep ] && echo "stays on mq-deadline" || echo "changes to none")"
+			echo "PASS: $name ($kind): $loop $([ "$want" = keep ] && echo "stays on mq-deadline, removed too" || echo "changes to none, and back on removal")"
 		fi
 	done
 }

@@ -46,8 +46,9 @@ static bool wanted(int priority) {
 /* glibc's syslog() waits as long as the daemon's queue is full (net.unix.max_dgram_qlen, 10
  * unless systemd raised it): a daemon that does not drain it held the event until udevd killed
  * the helper, the disk unwritten. A line waits at most this long for room, the time a daemon
- * that is draining, busy with a storm of events, takes; after one that waited in vain, the rest
- * are dropped unsent. */
+ * that is draining, busy with a storm of events, takes; after one that waited in vain, syslog
+ * is given up for the rest of the run. A line is sent again only after a send that failed at
+ * once, without waiting. */
 #define SYSLOG_WAIT_USEC 250000
 
 /* The syslog socket, connected, with SYSLOG_WAIT_USEC as its send timeout. Same socket types
@@ -76,50 +77,66 @@ static int syslog_connect(bool *stream) {
         return -EPROTOTYPE;
 }
 
-/* Under udev: to syslog as glibc's syslog() formats it, <PRI>TIMESTAMP TAG[PID]: MESSAGE, with
- * the RFC 3164 time stamp "Mmm dd hh:mm:ss" in local time; or, early in boot or in an initramfs
- * where no syslog listens yet, to the kernel's log, in the form udev's own helpers use (systemd
- * src/basic/log.c, write_to_kmsg()). */
-__attribute__((format(printf, 2, 0)))
-static void to_system_log(int priority, const char *fmt, va_list ap) {
+static struct {
+        int fd, kmsg;
+        bool opened, kmsg_opened, stream, given_up;
+} sys_log;
+
+/* One line to syslog. As glibc's syslog() (misc/syslog.c, __vsyslog_internal()), a send that
+ * fails on a connection the daemon dropped (restarted, or a stream it closed) is sent again
+ * once on a new one; a send that timed out is not: the daemon is not draining. */
+static bool to_syslog_socket(const char *msg, size_t len) {
+        if (sys_log.given_up)
+                return false;
+        for (int attempt = 0; attempt < 2; attempt++) {
+                if (!sys_log.opened || sys_log.fd < 0) {
+                        sys_log.opened = true;
+                        sys_log.fd = syslog_connect(&sys_log.stream);
+                        if (sys_log.fd < 0)
+                                break;
+                }
+                /* A stream carries each message with its NUL, as glibc sends it. */
+                if (send(sys_log.fd, msg, len + sys_log.stream, MSG_NOSIGNAL) >= 0)
+                        return true;
+                attempt += errno == EAGAIN || errno == EWOULDBLOCK;
+                close(sys_log.fd);
+                sys_log.fd = -1;
+        }
+        sys_log.given_up = true;
+        return false;
+}
+
+/* One line to the kernel's log, in the form udev's own helpers use (systemd src/basic/log.c,
+ * write_to_kmsg()). */
+static bool to_kmsg(const char *msg, size_t len) {
+        if (!sys_log.kmsg_opened) {
+                sys_log.kmsg_opened = true;
+                sys_log.kmsg = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+        }
+        return sys_log.kmsg >= 0 && write(sys_log.kmsg, msg, len) == (ssize_t) len;
+}
+
+/* To syslog as glibc's syslog() formats it, <PRI>TIMESTAMP TAG[PID]: MESSAGE, with the RFC 3164
+ * time stamp "Mmm dd hh:mm:ss" in local time; where that fails (early in boot or in an
+ * initramfs no syslog listens yet), to the kernel's log. False when neither took the line. */
+static bool to_system_log(int priority, const char *msg) {
         static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-        static int fd, kmsg;
-        static bool opened, stream;
-        char msg[1024], stamp[32] = "";
-        time_t now;
+        char line[1100], stamp[32] = "";
+        time_t now = time(NULL);
         struct tm tm;
-        size_t len;
         int n;
 
-        if (!opened) {
-                opened = true;
-                fd = syslog_connect(&stream);
-                if (fd < 0)
-                        kmsg = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        }
-        if (fd < 0 && kmsg < 0)
-                return;
-        now = time(NULL);
-        if (fd >= 0 && localtime_r(&now, &tm))
+        if (localtime_r(&now, &tm))
                 snprintf(stamp, sizeof(stamp), "%s %2d %02d:%02d:%02d ", months[tm.tm_mon % 12],
                          tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-        n = snprintf(msg, sizeof(msg), "<%d>%shyperv-scheduler[%d]: ", LOG_DAEMON | priority, stamp,
-                     (int) getpid());
-        if (n < 0 || (size_t) n >= sizeof(msg))
-                return;
-        vsnprintf(msg + n, sizeof(msg) - (size_t) n - 1, fmt, ap);
-        len = strlen(msg);
-        if (fd < 0) {
-                msg[len++] = '\n';
-                (void) !write(kmsg, msg, len);
-        } else {
-                /* A stream carries each message with its NUL, as glibc sends it. */
-                if (send(fd, msg, len + stream, MSG_NOSIGNAL) < 0) {
-                        close(fd);
-                        fd = kmsg = -1;
-                }
-        }
+        n = snprintf(line, sizeof(line), "<%d>%shyperv-scheduler[%d]: %.1000s",
+                     LOG_DAEMON | priority, stamp, (int) getpid(), msg);
+        if (n > 0 && to_syslog_socket(line, strlen(line)))
+                return true;
+        n = snprintf(line, sizeof(line), "<%d>hyperv-scheduler[%d]: %.1000s\n",
+                     LOG_DAEMON | priority, (int) getpid(), msg);
+        return n > 0 && to_kmsg(line, strlen(line));
 }
 
 /* Writes all of buf to fd. Returns 0 or a negative errno. */
@@ -146,6 +163,15 @@ static void to_stderr(const char *buf, size_t len) {
                 stderr_failed = true;
 }
 
+/* A line that no log took: on stderr, named. */
+static void to_stderr_named(const char *text) {
+        char msg[4096];
+        int n = snprintf(msg, sizeof(msg), "hyperv-scheduler: %s\n", text);
+
+        if (n > 0)
+                to_stderr(msg, (size_t) n < sizeof(msg) ? (size_t) n : sizeof(msg) - 1);
+}
+
 /* The first failure on stdout is named on stderr; the run fails on it. */
 static int to_stdout(const char *buf, size_t len) {
         int r = write_all(STDOUT_FILENO, buf, len);
@@ -157,33 +183,51 @@ static int to_stdout(const char *buf, size_t len) {
         return r;
 }
 
-void log_msg(int priority, const char *fmt, ...) {
+/* One line on stdout or stderr, as log_msg() says. */
+static void to_terminal(int priority, const char *text) {
         static const char prefix[] = "hyperv-scheduler: ";
         char msg[4096];
         size_t n = 0;
-        va_list ap;
 
-        if (!wanted(priority))
-                return;
-        va_start(ap, fmt);
-        if (to_syslog) {
-                to_system_log(priority, fmt, ap);
-                va_end(ap);
-                return;
-        }
         /* The change line on its own; everything else names the program. */
         if (priority != LOG_INFO) {
                 memcpy(msg, prefix, sizeof(prefix) - 1);
                 n = sizeof(prefix) - 1;
         }
-        vsnprintf(msg + n, sizeof(msg) - n - 1, fmt, ap);
-        va_end(ap);
+        snprintf(msg + n, sizeof(msg) - n - 1, "%s", text);
         n = strlen(msg);
         msg[n++] = '\n';
         if (priority == LOG_INFO && !info_to_stderr)
                 to_stdout(msg, n);
         else
                 to_stderr(msg, n);
+}
+
+void log_msg(int priority, const char *fmt, ...) {
+        char msg[4096];
+        va_list ap;
+
+        if (!wanted(priority))
+                return;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        /* Under udev, standard error (which udevd reads) when no log took the line. */
+        if (to_syslog) {
+                if (!to_system_log(priority, msg))
+                        to_stderr_named(msg);
+                return;
+        }
+        to_terminal(priority, msg);
+}
+
+void log_change(const char *line) {
+        bool logged = to_system_log(LOG_INFO, line);
+
+        if (!to_syslog && wanted(LOG_INFO))
+                to_terminal(LOG_INFO, line);
+        else if (!logged)
+                to_stderr_named(line);
 }
 
 void log_hold_warnings(bool hold) {

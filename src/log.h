@@ -20,6 +20,12 @@ void log_setup(bool use_syslog, bool stdout_is_report, enum verbosity v);
 __attribute__((format(printf, 2, 3)))
 void log_msg(int priority, const char *fmt, ...);
 
+/* A disk changed: line ("sda: mq-deadline -> none") goes to the system log whoever runs the
+ * helper, --quiet or not, and besides, on a run by hand, where log_msg(LOG_INFO) puts it. The
+ * system log is syslog, reconnected once when a send fails, then /dev/kmsg, then stderr; a line
+ * waits at most 250 ms in all. */
+void log_change(const char *line);
+
 /* Under udev, warnings about the config and the kernel command line are held from
  * log_hold_warnings(true) on, and logged only with an event whose disk changes, or that an
  * unreadable config keeps from changing: a line for every disk at every boot, where nothing

@@ -6,10 +6,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "run.h"
+#include "undo.h"
 
 static const char *arg_config = DEFAULT_CONFIG;
 static bool arg_config_named;
@@ -18,6 +20,7 @@ static bool arg_json;
 static bool arg_all;
 static bool arg_udev;
 static bool arg_check;
+static bool arg_undo;
 static enum verbosity arg_verbosity = VERBOSITY_NORMAL;
 
 static void help(void) {
@@ -26,6 +29,7 @@ static void help(void) {
                "       hyperv-scheduler [OPTIONS] --all      every whole disk\n"
                "       hyperv-scheduler [OPTIONS]            report on every disk, change nothing\n"
                "       hyperv-scheduler --check [DEVICE...]  exit 1 if a disk is not as wanted\n"
+               "       hyperv-scheduler --undo [DEVICE...]   put back what it changed this boot\n"
                "\n"
                "On a Hyper-V guest, set the \"none\" I/O scheduler on the disks Hyper-V provides.\n"
                "DEVICE is a kernel name (sda), a /dev path or a /sys path.\n"
@@ -45,13 +49,18 @@ static void help(void) {
                "                     (a report asked for is still printed)\n"
                "      --udev         as the udev rule runs it: log to syslog, take the event's\n"
                "                     properties from the environment for its disk\n"
+               "      --undo         put back the scheduler each disk had before this program\n"
+               "                     changed it this boot (all, or the DEVICEs named), where it\n"
+               "                     is still the same disk on the scheduler written; with\n"
+               "                     --dry-run say what would be put back\n"
                "  -h, --help         show this help\n"
                "  -V, --version      show the version\n"
                "\n"
                "Exit status: 0 nothing failed; 1 a write or its read-back failed, the config\n"
                "file cannot be read (nothing is changed), the output cannot be written, or\n"
-               "udev, the list of disks or memory failed; 2 usage error, invalid device name\n"
-               "or device not found (with --udev a disk that vanished is not an error).\n"
+               "udev, the list of disks or memory failed, or --undo could not put one back;\n"
+               "2 usage error, invalid device name or device not found (with --udev a disk\n"
+               "that vanished is not an error).\n"
                "With --check: 0 every disk the rule acts on is on its target or left alone\n"
                "for a reason; 1 one is not, or cannot be read; 2 usage error.\n"
                "See hyperv-scheduler(8) and hyperv-scheduler.conf(5).\n";
@@ -70,6 +79,7 @@ static int parse_argv(int argc, char *argv[]) {
                 { "quiet", no_argument, NULL, 'q' },
                 { "udev", no_argument, NULL, 'U' },
                 { "check", no_argument, NULL, 'C' },
+                { "undo", no_argument, NULL, 'u' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {}
@@ -103,6 +113,9 @@ static int parse_argv(int argc, char *argv[]) {
                 case 'C':
                         arg_check = true;
                         break;
+                case 'u':
+                        arg_undo = true;
+                        break;
                 case 'h':
                         help();
                         return 0;
@@ -122,6 +135,13 @@ static int parse_argv(int argc, char *argv[]) {
                 log_msg(LOG_ERR, "--check and %s exclude each other", arg_all ? "--all" : "--udev");
                 return -EINVAL;
         }
+        if (arg_undo && (arg_all || arg_json || arg_udev || arg_check)) {
+                log_msg(LOG_ERR, "--undo and %s exclude each other",
+                        arg_all ? "--all" : arg_json ? "--json" : arg_udev ? "--udev" : "--check");
+                return -EINVAL;
+        }
+        if (arg_undo)
+                return 1;
         /* Without a device or --all there is nothing to apply to: report instead. */
         if ((!arg_all && optind == argc) || arg_check)
                 arg_dry_run = true;
@@ -138,6 +158,16 @@ static const char *event_syspath(char *buf, size_t size) {
                 return NULL;
         n = snprintf(buf, size, "/sys%s", devpath);
         return n > 0 && (size_t) n < size ? buf : NULL;
+}
+
+/* What kind of run a record names: the rule's, the package's (its scripts set
+ * HYPERV_SCHEDULER_BY=install), or one by hand. */
+static const char *run_by(void) {
+        const char *by = getenv("HYPERV_SCHEDULER_BY");
+
+        if (arg_udev)
+                return "udev";
+        return by && strcmp(by, "install") == 0 ? "install" : "hand";
 }
 
 /* A closed standard descriptor would go to the next file opened: the syslog socket as fd 1
@@ -182,10 +212,15 @@ int main(int argc, char *argv[]) {
                 .check = arg_check,
                 .under_udev = arg_udev,
                 .event_syspath = arg_udev ? event_syspath(syspath, sizeof(syspath)) : NULL,
+                .by = run_by(),
                 .verbosity = arg_verbosity,
                 .devices = argv + optind,
                 .n_devices = (size_t) (argc - optind),
         };
+        if (arg_undo) {
+                log_setup(false, false, o.verbosity);
+                return finish(undo(&o));
+        }
         /* A report owns stdout: the line naming a change then goes to stderr. */
         log_setup(o.under_udev, o.dry_run || o.json, o.verbosity);
         return finish(run(&o));

@@ -311,6 +311,15 @@ static const char *or_dash(const char *s) {
         return s && *s ? s : "-";
 }
 
+/* Who made a recorded change, for the text report. */
+static const char *by_text(const char *by) {
+        if (streq(by, "udev"))
+                return "the udev rule";
+        if (streq(by, "install"))
+                return "the package's install";
+        return "a run by hand";
+}
+
 void report_text(FILE *f, const struct report *r) {
         const struct config *c = r->config;
         int width = (int) strlen("DEVICE");
@@ -343,9 +352,11 @@ void report_text(FILE *f, const struct report *r) {
                         continue;
                 if (d->hw_queues >= 0)
                         snprintf(queues, sizeof(queues), "%d", d->hw_queues);
-                fprintf(f, "%-*s  %-6s  %-12s  %-12s  %-12s  %s\n", width, or_dash(d->name), queues,
-                        or_dash(sched_list_current(shown_list(d))), or_dash(d->decision.target),
-                        action_name(result_action(d)), or_dash(result_reason(d)));
+                fprintf(f, "%-*s  %-6s  %-12s  %-12s  %-12s  %s%s\n", width, or_dash(d->name),
+                        queues, or_dash(sched_list_current(shown_list(d))),
+                        or_dash(d->decision.target), action_name(result_action(d)),
+                        d->changed && !result_reason(d) ? "" : or_dash(result_reason(d)),
+                        d->changed ? (result_reason(d) ? ", changed" : "changed") : "");
         }
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
@@ -361,7 +372,7 @@ void report_text(FILE *f, const struct report *r) {
                 bool zoned = d->decision.reason == REASON_ZONED;
 
                 if (hidden(r, d) || (!report_kernel_default(d, why, sizeof(why)) &&
-                                     !d->queue_why[0] && !zoned))
+                                     !d->queue_why[0] && !zoned && !d->changed))
                         continue;
                 if (!footer)
                         fputc('\n', f);
@@ -372,6 +383,13 @@ void report_text(FILE *f, const struct report *r) {
                         fprintf(f, "%s: 1 hardware queue: %s\n", d->name, d->queue_why);
                 if (zoned)
                         fprintf(f, "%s: %s\n", d->name, zoned_why);
+                if (d->changed) {
+                        char at[32];
+
+                        record_time(d->record.at, at, sizeof(at));
+                        fprintf(f, "%s: changed %s -> %s at %s by %s\n", d->name,
+                                d->record.from, d->record.to, at, by_text(d->record.by));
+                }
         }
         hidden_line(f, r);
         n_notes = report_notes(r, notes);
@@ -458,6 +476,21 @@ static void json_disk(struct json *j, const struct disk_result *d) {
         json_member(j, "action", action_name(result_action(d)));
         json_member(j, "reason", result_reason(d));
         json_member(j, "error", d->error[0] ? d->error : d->decision.problem);
+        /* What this program changed on it this boot, from its record. */
+        json_key(j, "changed");
+        if (d->changed) {
+                char at[32];
+
+                record_time(d->record.at, at, sizeof(at));
+                json_object_begin(j);
+                json_member(j, "from", d->record.from);
+                json_member(j, "to", d->record.to);
+                json_member(j, "at", at);
+                json_member(j, "by", d->record.by);
+                json_object_end(j);
+        } else {
+                json_null(j);
+        }
         json_object_end(j);
 }
 

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "devname.h"
 #include "policy.h"
+#include "record.h"
 #include "types.h"
 #include "verdict.h"
 
@@ -28,6 +29,8 @@ struct disk_result {
         char queue_why[160]; /* a storvsc disk with 1 queue: why, where readable; else "" */
         const char *rule_skips; /* policy_rule_skips(): the rule never runs for it; or NULL */
         char error[320];
+        bool changed;         /* this program changed it this boot: record says how */
+        struct record record;
 };
 
 struct report {

@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "config.h"
 #include "devname.h"
 #include "disk.h"
 #include "facts.h"
 #include "files.h"
+#include "record.h"
 #include "report.h"
 #include "udevlib.h"
 #include "util.h"
@@ -111,6 +113,46 @@ static void worsen(struct results *res, enum exit_status s) {
                 res->status = s;
 }
 
+/* The record of this disk, where it is one of this disk's: none of a disk that is gone, or
+ * that is another disk now. */
+static bool load_record(struct udev_device *dev, const char *name, struct record *r) {
+        struct record now = { 0 };
+        unsigned type = 0;
+        int e;
+
+        if (record_identity(udev_device_get_syspath(dev), name, &now) < 0)
+                return false;
+        e = record_load(RECORD_DIR, name, r, &type);
+        if (e < 0)
+                record_warn(name, e, type);
+        return e == 0 && record_same_disk(r, &now);
+}
+
+/* The record of a change: the first "before" of this disk kept. Without it the change stands,
+ * with a warning. */
+static void save_record(const struct run_options *o, struct udev_device *dev,
+                        struct disk_result *d) {
+        const char *was = sched_list_current(&d->decision.available);
+        struct record r = { 0 }, old;
+        int e;
+
+        if (!was)
+                return;
+        e = record_identity(udev_device_get_syspath(dev), d->name, &r);
+        if (e == 0) {
+                copy_string(r.from, was, sizeof(r.from));
+                copy_string(r.to, d->decision.target, sizeof(r.to));
+                copy_string(r.by, o->by, sizeof(r.by));
+                r.at = (long long) time(NULL);
+                if (load_record(dev, d->name, &old))
+                        copy_string(r.from, old.from, sizeof(r.from));
+                e = record_save(RECORD_DIR, &r);
+        }
+        if (e < 0)
+                log_msg(LOG_WARNING, "cannot write '%s/%s': %s", RECORD_DIR, d->name,
+                        strerror(-e));
+}
+
 static void write_disk(const struct run_options *o, struct udev_device *dev, struct disk_result *d,
                        struct results *res) {
         struct write_outcome *out = &d->outcome;
@@ -134,7 +176,8 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
                 return;
         }
         report_change_line(line, sizeof(line), d);
-        log_msg(LOG_INFO, "%s", line);
+        log_change(line);
+        save_record(o, dev, d);
 }
 
 /* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
@@ -195,6 +238,9 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
         else if (dd->decision == DECISION_ALREADY)
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
+        /* Only a report reads the records of disks it does not write. */
+        if (o->dry_run || o->json)
+                d->changed = load_record(dev, d->name, &d->record);
 }
 
 /* Whether path's last component is name. */

@@ -21,6 +21,7 @@ struct run_options {
         bool check;                 /* --check (with dry_run): the disks not as the policy wants */
         bool under_udev;            /* --udev: run by the rule for one event */
         const char *event_syspath;  /* under udev, /sys + $DEVPATH: the event's device, or NULL */
+        const char *by;             /* what kind of run this is, for a record: udev, hand, install */
         enum verbosity verbosity;
         char *const *devices; /* none: every whole disk */
         size_t n_devices;

@@ -47,7 +47,11 @@ lib_cleanup() {
 			echo "${loop_schedulers[$i]}" >"/sys/block/${loops[$i]#/dev/}/queue/scheduler" ||
 			echo "cannot restore the scheduler of ${loops[$i]}" >&2
 		losetup -d "${loops[$i]}" || echo "cannot detach ${loops[$i]}" >&2
+		# The record a write to it left (hyperv-scheduler(8), RECORD): of this loop.
+		rm -f "/run/hyperv-scheduler/${loops[$i]#/dev/}"
 	done
+	# Where those were the only records, the directory the helper made for them.
+	[ ${#loops[@]} = 0 ] || rmdir /run/hyperv-scheduler 2>/dev/null || true
 	# A mount left under the work directory may be the machine's /sys or /dev bound into a
 	# chroot: rm -rf would go through it. Kept, and the script fails. A chroot without /proc
 	# has no mount table to read, and findmnt says so on every exit: quiet.

@@ -186,6 +186,10 @@ static void setup_report(void) {
         d->decision.target = "none";
         set_list(&d->decision.available, "[none]");
         d->hw_queues = 4;
+        /* On none because the rule changed it: its record says so. */
+        d->changed = true;
+        d->record = (struct record) { .name = "sdb", .from = "mq-deadline", .to = "none",
+                                      .at = 1796409791, .by = "udev" };
         d++;
 
         copy_string(d->name, "loop0", sizeof(d->name));
@@ -258,7 +262,7 @@ START_TEST(text_report_is_exact) {
                 "\n"
                 "DEVICE  QUEUES  CURRENT       TARGET        ACTION        REASON\n"
                 "sda     1       none          none          changed       -\n"
-                "sdb     4       none          none          already       -\n"
+                "sdb     4       none          none          already       changed\n"
                 "loop0   1       none          -             skipped       not-vmbus\n"
                 "sdc     -       mq-deadline   none          failed        -\n"
                 "sdd     -       mq-deadline   none          skipped       vanished\n"
@@ -269,6 +273,7 @@ START_TEST(text_report_is_exact) {
                 "\n"
                 "sda: 1 hardware queue: the kernel starts it on mq-deadline\n"
                 "sdb: 4 hardware queues: the kernel starts it on none\n"
+                "sdb: changed mq-deadline -> none at 2026-12-04T18:43:11Z by the udev rule\n"
                 "loop0: 1 hardware queue: the kernel starts it on mq-deadline\n");
         free(out);
 }
@@ -288,25 +293,26 @@ START_TEST(json_report_is_exact) {
                 "\"config_found\": false, \"config_unreadable\": false}, \"devices\": [\n"
                 "  {\"name\": \"sda\", \"current\": \"none\", \"available\": [\"none\", "
                 "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"kernel_default\": \"mq-deadline\", \"rule_skips\": null, \"target\": \"none\", \"action\": \"changed\", "
-                "\"reason\": null, \"error\": null},\n"
+                "\"reason\": null, \"error\": null, \"changed\": null},\n"
                 "  {\"name\": \"sdb\", \"current\": \"none\", \"available\": [\"none\"], "
                 "\"queues\": 4, \"queues_why\": null, \"kernel_default\": \"none\", \"rule_skips\": null, \"target\": \"none\", \"action\": \"already\", \"reason\": null, "
-                "\"error\": null},\n"
+                "\"error\": null, \"changed\": {\"from\": \"mq-deadline\", \"to\": \"none\", "
+                "\"at\": \"2026-12-04T18:43:11Z\", \"by\": \"udev\"}},\n"
                 "  {\"name\": \"loop0\", \"current\": \"none\", \"available\": [\"none\", "
                 "\"mq-deadline\"], \"queues\": 1, \"queues_why\": null, \"kernel_default\": \"mq-deadline\", \"rule_skips\": null, \"target\": null, \"action\": \"skipped\", "
-                "\"reason\": \"not-vmbus\", \"error\": null},\n"
+                "\"reason\": \"not-vmbus\", \"error\": null, \"changed\": null},\n"
                 "  {\"name\": \"sdc\", \"current\": \"mq-deadline\", \"available\": "
                 "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"kernel_default\": null, \"rule_skips\": null, \"target\": \"none\", "
                 "\"action\": \"failed\", \"reason\": null, \"error\": \"cannot set "
                 "'/sys/block/sdc/queue/scheduler': wrote 'none', it reads back "
-                "'[mq-deadline] none\\\\n'\"},\n"
+                "'[mq-deadline] none\\\\n'\", \"changed\": null},\n"
                 "  {\"name\": \"sdd\", \"current\": \"mq-deadline\", \"available\": "
                 "[\"mq-deadline\", \"none\"], \"queues\": null, \"queues_why\": null, \"kernel_default\": null, \"rule_skips\": null, \"target\": \"none\", "
-                "\"action\": \"skipped\", \"reason\": \"vanished\", \"error\": null},\n"
+                "\"action\": \"skipped\", \"reason\": \"vanished\", \"error\": null, \"changed\": null},\n"
                 "  {\"name\": \"dm-0\", \"current\": null, \"available\": [], \"queues\": null, \"queues_why\": null, \"kernel_default\": null, \"rule_skips\": null, "
                 "\"target\": null, \"action\": \"skipped\", \"reason\": "
                 "\"no-suitable-scheduler\", \"error\": \"queue/scheduler is not a list of "
-                "scheduler names\"}\n"
+                "scheduler names\", \"changed\": null}\n"
                 "], \"udev_running\": null, \"notes\": []}\n");
         free(out);
 }

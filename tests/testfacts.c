@@ -7,14 +7,20 @@
  * HYPERV_SCHEDULER_TEST_WRITE_ERROR and HYPERV_SCHEDULER_TEST_READBACK_ERROR name an errno
  * (ENODEV, ...) that the write of a scheduler, or its read-back, fails with instead;
  * HYPERV_SCHEDULER_TEST_REPORT_ERROR one (ENOMEM) that building the report in memory fails with;
- * HYPERV_SCHEDULER_TEST_LIBUDEV=missing, or a libudev function's name, fails libudev's loading. */
+ * HYPERV_SCHEDULER_TEST_LIBUDEV=missing, or a libudev function's name, fails libudev's loading;
+ * HYPERV_SCHEDULER_TEST_LOG_SYNC=PATH holds the first connection to /dev/log until the listener
+ * has acted on it (tests/dev-log). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
 #include <libudev.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "cpuid-file.h"
 #include "files.h"
@@ -149,6 +155,39 @@ void *__wrap_dlsym(void *handle, const char *name) {
                 return __real_dlsym(handle, absent);
         }
         return __real_dlsym(handle, name);
+}
+
+/* The fault point of the syslog connection, linked with -Wl,--wrap=connect: with
+ * HYPERV_SCHEDULER_TEST_LOG_SYNC=PATH, once the first connection to /dev/log is made, a line
+ * written to the FIFO PATH.req tells tests/dev-log, which restarts its socket or closes the
+ * connection, then closes PATH.ack: a syslog daemon that restarts, or closes a stream, between
+ * the helper's connect() and its send(), every time. */
+int __real_connect(int fd, const struct sockaddr *addr, socklen_t len);
+int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len);
+
+int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+        static bool synced;
+        const char *sync = getenv("HYPERV_SCHEDULER_TEST_LOG_SYNC");
+        int r = __real_connect(fd, addr, len), saved = errno;
+        char path[4096], c;
+        int s;
+
+        if (r < 0 || synced || !sync || !*sync || addr->sa_family != AF_UNIX ||
+            strcmp(((const struct sockaddr_un *) addr)->sun_path, "/dev/log") != 0)
+                return errno = saved, r;
+        synced = true;
+        snprintf(path, sizeof(path), "%s.req", sync);
+        if ((s = open(path, O_WRONLY | O_CLOEXEC)) >= 0) {
+                (void) !write(s, "c\n", 2);
+                close(s);
+        }
+        snprintf(path, sizeof(path), "%s.ack", sync);
+        if ((s = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+                while (read(s, &c, 1) > 0)
+                        ;
+                close(s);
+        }
+        return r;
 }
 
 /* The errno named by the variable, 0 when it is unset; an unknown name ends the run. */

@@ -91,6 +91,15 @@ TABLE
 		exits 0 "$HELPER" -c "$(config "mode = always" "scheduler = noop none")" --dry-run --json "$loop"
 	check "  the first one the disk offers is the target" -- json_is "$(disk "$loop" target)" none
 
+	# --undo on the real kernel: the write's record, in a private /run, puts the loop back.
+	set_sched mq-deadline
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	check "a write, then --undo: exit 0" -- exits 0 unshare -m -- sh -c \
+		'mount -t tmpfs hyperv-scheduler-run /run && "$@" && exec "$@" --undo' sh "$HELPER" -c "$conf" "$loop"
+	check "  the change, then the undo" -- stdout_is "$loop: mq-deadline -> none
+$loop: none -> mq-deadline (undone)"
+	check "  the kernel reads back mq-deadline" -- scheduler_is "$sched" mq-deadline
+
 	# Read-only /sys, in a private namespace: the write fails, the error names path and errno.
 	check "a read-only /sys fails the write with exit 1" -- exits 1 unshare -m -- sh -c \
 		'mount --bind /sys /sys && mount -o remount,bind,ro /sys && exec "$@"' sh "$HELPER" -c "$conf" "$loop"

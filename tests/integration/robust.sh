@@ -88,6 +88,9 @@ if need_mounts "where messages go under udev" /dev; then
 	check "  the error is in /dev/kmsg" -- stdout_is \
 		"kmsg <27> cannot use 'sd a': contains a space, a control character or a non-ASCII byte
 exit 2"
+	check "--udev without /dev/log and /dev/kmsg: exit 2" -- exits 0 "${log_ns[@]}" none "$HELPER" -c /dev/null --udev "sd a"
+	check "  the error is on stderr, which udevd reads" -- stderr_is \
+		"hyperv-scheduler: cannot use 'sd a': contains a space, a control character or a non-ASCII byte"
 	check "--udev with a syslog: exit 2" -- exits 0 "${log_ns[@]}" syslog "$HELPER" -c /dev/null --udev "sd a"
 	check "  the error is in syslog" -- stdout_is \
 		"syslog <27> cannot use 'sd a': contains a space, a control character or a non-ASCII byte
@@ -291,9 +294,54 @@ exit 0"
 		unwritten
 		check "under udev, a syslog queue already full: exit 0, at once" -- \
 			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog-full timeout "$hang_limit" "$TESTFACTS" -c "$bad" --udev sda
-		check "  nothing reached it, the helper's exit 0" -- stdout_is "exit 0"
+		check "  the line goes to /dev/kmsg instead, the helper's exit 0" -- stdout_is "kmsg <30> sda: mq-deadline -> none
+kmsg <28> $bad:1: unknown key 'colour'
+exit 0"
 		check "  the disk is written" -- written
 		cp "$work/sda_sched" "$sda_sched"
+		# A change line is never lost: a daemon that restarts between the helper's
+		# connect() and its send(), or a stream it closes, gets it again on a new
+		# connection, as glibc's syslog() sends it; without a syslog /dev/kmsg, and
+		# without either standard error, which udevd reads.
+		while IFS='|' read -r sink got; do
+			check "under udev, $sink: exit 0, at once" -- \
+				exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" "$sink" timeout "$hang_limit" "$TESTFACTS" -c "$conf" --udev sda
+			check "  the change line reaches $got" -- stdout_is "$got <30> sda: mq-deadline -> none
+exit 0"
+			cp "$work/sda_sched" "$sda_sched"
+		done <<TABLE
+syslog-restart|syslog
+stream-close|syslog
+kmsg|kmsg
+TABLE
+		check "under udev, neither /dev/log nor /dev/kmsg: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" none "$TESTFACTS" -c "$conf" --udev sda
+		check "  the change line is on stderr" -- stderr_is "hyperv-scheduler: sda: mq-deadline -> none"
+		cp "$work/sda_sched" "$sda_sched"
+
+		# A run by hand logs each change too, --quiet or not; a report logs nothing.
+		check "by hand, a disk that changes: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" sda
+		check "  printed, and one line in syslog" -- stdout_is "sda: mq-deadline -> none
+syslog <30> sda: mq-deadline -> none
+exit 0"
+		cp "$work/sda_sched" "$sda_sched"
+		for d in sr0 sdaa; do cp "$azure/sys/class/block/$d/queue/scheduler" "$work/$d-sched"; done
+		check "by hand, --all --quiet: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --all --quiet
+		check "  one line in syslog per change, nothing printed" -- stdout_is "syslog <30> sda: mq-deadline -> none
+syslog <30> sr0: mq-deadline -> none
+syslog <30> sdaa: bfq -> none
+exit 0"
+		cp "$work/sda_sched" "$sda_sched"
+		for d in sr0 sdaa; do cp "$work/$d-sched" "$azure/sys/class/block/$d/queue/scheduler"; done
+		check "by hand, --quiet, neither /dev/log nor /dev/kmsg: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${log_ns[@]}" none "$TESTFACTS" -c "$conf" --quiet sda
+		check "  the change line is on stderr" -- stderr_is "hyperv-scheduler: sda: mq-deadline -> none"
+		cp "$work/sda_sched" "$sda_sched"
+		check "by hand, --dry-run: exit 0" -- \
+			exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --dry-run sda
+		check "  nothing in syslog" -- is "lines in syslog" "$(grep -c '^syslog' <<<"$out")" 0
 		check "under udev --dry-run the warning is always shown" -- \
 			exits 0 on hyperv-guest "$azure" "${log_ns[@]}" syslog "$TESTFACTS" -c "$bad" --udev --dry-run --json sdb
 		check "  in syslog" -- stdout_has "syslog <28> $bad:1: unknown key 'colour'"

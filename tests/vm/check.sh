@@ -217,14 +217,22 @@ while read -r name suite arch flavour case; do
 		[ "$(field "$name" install note | sed -n 's/^before vdb=//p')" = mq-deadline ] ||
 			life+=("vdb did not run mq-deadline before the install")
 		[ "$(current "$name" install vdb)" = none ] || life+=("install: vdb runs '$(current "$name" install vdb)'")
+		[ "$(lines_for "$name" install vdb)" = "vdb: mq-deadline -> none" ] ||
+			life+=("install: the journal has '$(lines_for "$name" install vdb | tr '\n' ' ')', not 'vdb: mq-deadline -> none'")
+		[ "$(current "$name" undo vdb)" = mq-deadline ] || life+=("remove: vdb runs '$(current "$name" undo vdb)', not the mq-deadline it had")
+		[ "$(lines_for "$name" undo vdb)" = "vdb: none -> mq-deadline (undone)" ] ||
+			life+=("remove: the journal has '$(lines_for "$name" undo vdb | tr '\n' ' ')', not the undo")
+		[ "$(current "$name" reinstall vdb)" = none ] || life+=("install again: vdb runs '$(current "$name" reinstall vdb)'")
 		field "$name" upgrade note | grep -q '^status=0 version=.*+vmtest1$' ||
 			life+=("upgrade: $(field "$name" upgrade note | tail -n 1)")
 		[ "$(current "$name" upgrade vdb)" = none ] || life+=("upgrade: vdb runs '$(current "$name" upgrade vdb)'")
-		[ "$(current "$name" remove vdb)" = none ] || life+=("remove: vdb runs '$(current "$name" remove vdb)'")
+		[ "$(json "$name" upgrade '.devices[] | select(.name == "vdb") | .changed.from')" = mq-deadline ] ||
+			life+=("upgrade: the record of vdb is gone")
+		[ "$(current "$name" remove vdb)" = mq-deadline ] || life+=("remove: vdb runs '$(current "$name" remove vdb)'")
 		field "$name" purge note | grep -qx 'dpkg-L=none' || life+=("purge: dpkg -L still lists files")
 		[ -z "$(field "$name" purge note | sed -n 's/^left=//p')" ] ||
 			life+=("purge leaves $(field "$name" purge note | sed -n 's/^left=//p' | tr '\n' ' ')")
-		result "$label: 8 in the running guest: install applies, upgrade re-applies, remove leaves, purge cleans" \
+		result "$label: 8 in the running guest: install applies and logs, remove puts back, install again and upgrade keep, purge cleans" \
 			"$bad" "${life[@]}"
 		result "$label: 12 the README's CI lines on the defaults: --check exits 0 and says nothing, the journal names no change" \
 			"$bad" "$(readme_ran "$name" readme 0)" \

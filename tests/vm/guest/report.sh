@@ -110,8 +110,14 @@ package_life() {
 	dpkg --force-confold -i "$debs"/old.deb >/dev/null
 	say "install note status=$?"
 	phase install
-	echo mq-deadline >/sys/block/vdb/queue/scheduler
-	say "upgrade note before vdb=$(sched vdb)"
+	# The removal puts back what the install changed; installed again, the change and its
+	# record stay through an upgrade, whose prerm is no removal.
+	dpkg --remove hyperv-scheduler >/dev/null
+	say "undo note status=$?"
+	phase undo
+	dpkg --force-confold -i "$debs"/old.deb >/dev/null
+	say "reinstall note status=$?"
+	phase reinstall
 	dpkg --force-confold -i "$debs"/new.deb >/dev/null
 	say "upgrade note status=$? version=$(dpkg-query -W -f='${Version}' hyperv-scheduler)"
 	phase upgrade
