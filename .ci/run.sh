@@ -68,7 +68,8 @@ start() {
 	flock "$fd"
 	(
 		t0=$(date +%s)
-		trap 'times >"$logs/$name.times"; echo "$? $t0 $(date +%s)" >"$logs/$name.status"' EXIT
+		# $? first: after `times` it would be times's own, 0, whatever the step did.
+		trap 'rc=$?; times >"$logs/$name.times"; echo "$rc $t0 $(date +%s)" >"$logs/$name.status"' EXIT
 		"$@" {fd}>&-
 	) >"$logs/$name.log" 2>&1 </dev/null &
 	pid_of[$name]=$!
@@ -270,7 +271,7 @@ memcheck() {
 	local t scripts=()
 	cd "$plain"
 	make clean >/dev/null
-	make -s -j"$(nproc)" CC=gcc WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
+	make -s -j"$(nproc)" CC=gcc WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts tests/fuzz-json-replay
 	for t in tests/integration/*.sh; do
 		case ${t##*/} in rule.sh | udevd.sh | machines.sh) ;; *) scripts+=("$t") ;; esac
 	done
