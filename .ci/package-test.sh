@@ -97,6 +97,7 @@ LC_ALL=C sort >"$work/expected" <<EOF
 0755 /usr/sbin/hyperv-scheduler
 0644 /usr/share/man/man5/hyperv-scheduler.conf.5.gz
 0644 /usr/share/man/man8/hyperv-scheduler.8.gz
+0644 /usr/share/hyperv-scheduler/report.schema.json
 EOF
 package_list "$deb" >"$work/in-deb"
 diff -u "$work/expected" "$work/in-deb" || die "the .deb does not hold the expected files"

@@ -29,7 +29,7 @@ chmod 0755 "$work"
 tree=$work/tree
 copy_tree "$tree" || exit 1
 CFLAGS='-O0 -g --coverage' LDFLAGS=--coverage \
-	make -C "$tree" -s all tests/unit tests/hyperv-scheduler-testfacts || exit 1
+	make -C "$tree" -s all tests/unit tests/hyperv-scheduler-testfacts tests/fuzz-json-replay || exit 1
 chmod 0777 "$tree/src" "$tree/tests"
 (umask 0 && cd "$tree" && COVERAGE=1 tests/run-tests.sh) >"$work/suite" 2>&1
 suite=$?
