@@ -22,6 +22,20 @@ int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
         switch (kind) {
         case DEVNAME_KERNEL:
                 dev = udev_device_new_from_subsystem_sysname(udev, "block", arg);
+                /* libudev names a device as udev's %k does, each '!' of the kernel's name a
+                 * '/': libudev 262 finds etherd!e0.0 only as etherd/e0.0, where 252 finds it
+                 * by the kernel's name. */
+                if (!dev && strchr(arg, '!')) {
+                        char udev_name[KERNEL_NAME_MAX];
+
+                        if (copy_string(udev_name, arg, sizeof(udev_name))) {
+                                for (char *p = udev_name; (p = strchr(p, '!')); p++)
+                                        *p = '/';
+                                errno = 0;
+                                dev = udev_device_new_from_subsystem_sysname(udev, "block",
+                                                                             udev_name);
+                        }
+                }
                 break;
         case DEVNAME_DEV:
                 if (stat(arg, &st) < 0)

@@ -181,10 +181,16 @@ if need_tree "fake guests"; then
 		target=$(readlink "$link")
 		[[ $target != *"/$old/"* ]] || ln -sfn "${target//\/$old\//\/$new\/}" "$link"
 	done < <(find "$nl_tree/sys" -type l -print0)
-	check "a write failing under a path with a newline: exit 1" -- exits 1 \
-		on hyperv-guest "$nl_tree" env HYPERV_SCHEDULER_TEST_WRITE_ERROR=EACCES "$TESTFACTS" -c "$conf" sda
-	check "  the path escaped, in one line" -- stderr_is \
-		"hyperv-scheduler: cannot write '/sys${sda/"$old"/"$old"\\nx}/queue/scheduler': Permission denied"
+	# libudev 262 refuses such a path (EINVAL), and the helper then names the disk, not the path.
+	capture on hyperv-guest "$nl_tree" "$TESTFACTS" -c "$conf" --dry-run sda
+	if [ "$err" = "hyperv-scheduler: cannot find 'sda': Invalid argument" ]; then
+		skip "a write failing under a path with a newline" "this libudev refuses a path with a newline: $err"
+	else
+		check "a write failing under a path with a newline: exit 1" -- exits 1 \
+			on hyperv-guest "$nl_tree" env HYPERV_SCHEDULER_TEST_WRITE_ERROR=EACCES "$TESTFACTS" -c "$conf" sda
+		check "  the path escaped, in one line" -- stderr_is \
+			"hyperv-scheduler: cannot write '/sys${sda/"$old"/"$old"\\nx}/queue/scheduler': Permission denied"
+	fi
 
 	# libudev cannot be loaded (src/udevlib.c opens it with dlopen()): a run that needs it
 	# fails and says why; an event that does not need it is settled all the same.
