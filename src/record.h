@@ -55,6 +55,10 @@ int record_load(const char *dir, const char *name, struct record *r, unsigned *t
  * it does not exist. The file is 0644, root's (the caller's). */
 int record_save(const char *dir, const struct record *r);
 
+/* Whether this run keeps records: only a run as root does, since record_load() trusts only
+ * root's. */
+bool record_keeper(void);
+
 int record_remove(const char *dir, const char *name);
 
 /* Logs, as a warning, why record_load() refused the record of name (nothing for -ENOENT). */

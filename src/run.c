@@ -136,7 +136,9 @@ static void save_record(const struct run_options *o, struct udev_device *dev,
         struct record r = { 0 }, old;
         int e;
 
-        if (!was)
+        /* A record of another user's would not be trusted (hyperv-scheduler(8), RECORD): such a
+         * run, which only a fake tree or a delegated sysfs attribute lets write, keeps none. */
+        if (!was || !record_keeper())
                 return;
         e = record_identity(udev_device_get_syspath(dev), d->name, &r);
         if (e == 0) {
