@@ -208,4 +208,13 @@ if need_mounts "tests/lib.sh keeps a work directory with a mount under it" "a di
 	[[ $out != */hyperv-scheduler-mounted.* ]] || rm -rf "$out"
 fi
 
+# What the helper logs of a fake disk ("sda: mq-deadline -> none") must not reach this machine's
+# log, where it would read as a change of its own sda: in_ns gives /dev/kmsg /dev/null.
+if [ ! -c /dev/kmsg ]; then
+	skip "a fake tree's messages kept from this machine's log" "this machine has no /dev/kmsg"
+elif need_mounts "a fake tree's messages kept from this machine's log" /dev; then
+	check "a fake tree's messages kept from this machine's log: /dev/kmsg is /dev/null there" -- \
+		is "/dev/kmsg in in_ns --sys" "$(in_tree "$azure" stat -L -c %t:%T /dev/kmsg)" "$(stat -L -c %t:%T /dev/null)"
+fi
+
 finish
