@@ -2,8 +2,8 @@
 # make coverage: line and branch coverage of src/ by the whole suite (tests/run-tests.sh, as
 # `make check` runs it), measured with gcovr in a copy of the tree built with --coverage. Prints
 # gcovr's table of src/ with the lines never run, and its summary, and fails when either figure
-# is below the floor in tests/coverage-floor. The floor only goes up: COVERAGE_RAISE=1 writes the
-# figures measured into it when they are higher. Needs root, as `make check` in CI does.
+# is below the floor in tests/coverage-floor. COVERAGE_RAISE=1 raises the floor to the
+# figures measured when they are higher (lowering it is a commit that says why). Needs root, as `make check` in CI does.
 set -u
 # shellcheck disable=SC2034 # read by tests/lib.sh
 lib_name=coverage
