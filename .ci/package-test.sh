@@ -231,6 +231,7 @@ $rule
 /usr/share/doc/$pkg/README.Debian
 /usr/share/doc/$pkg/changelog.Debian.gz
 /usr/share/doc/$pkg/copyright
+/usr/share/hyperv-scheduler/report.schema.json
 /usr/share/man/man5/hyperv-scheduler.conf.5.gz
 /usr/share/man/man8/hyperv-scheduler.8.gz
 EOF
