@@ -268,7 +268,7 @@ jq -e '
 	            config_unreadable: false} and
 	(.devices | length > 0) and
 	all(.devices[];
-		(keys == (["action", "available", "current", "error", "kernel_default", "name",
+		(keys == (["action", "available", "changed", "current", "error", "kernel_default", "name",
 		           "queues", "queues_why", "reason", "rule_skips", "target"])) and
 		((.reason == null) == (.action != "skipped")) and
 		.error == null)
