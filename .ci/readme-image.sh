@@ -15,6 +15,8 @@
 # tree touches no disk of the builder: a loop device of this run's, switched to mq-deadline
 # before the commands, must still be on it after; it gets its scheduler back and is detached at
 # exit. mmdebstrap's temporary directories go into the work directory, which goes at exit.
+# (mmdebstrap 1.3.5's root mode mounts /sys read-only in its chroots: nothing there can write a
+# scheduler, which the sentinel would catch too.)
 set -euo pipefail
 
 # The work directory in /var/tmp: it holds the checkout, the chroots and the image.
