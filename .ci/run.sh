@@ -10,9 +10,9 @@
 #             not (the reasons are below, step by step), the fuzzers, arm64 under qemu-user;
 #             the packages: sbuild for Debian 12, 13 and unstable, reprotest, the .deb on this
 #             machine, the RPM, the release tarball, the README's commands on fresh Debian 12
-#             and 13, the package scripts in chroots and containers; which rule wins under
-#             the running udevd of Debian 13 and unstable, the suite as root on unstable;
-#             the kept mutants of src/ and the coverage floor.
+#             and 13 and its image builder's, the package scripts in chroots and containers;
+#             which rule wins under the running udevd of Debian 13 and unstable, the suite as
+#             root on unstable; the kept mutants of src/ and the coverage floor.
 #   guests    the packages booted under QEMU, each step once sbuild has built its .debs:
 #             make check-vm; the autopkgtests of Debian 13's .deb in a Debian 13 guest.
 #
@@ -54,7 +54,7 @@ trap 'exit 130' INT TERM
 
 # The lines of a step's log that count what it checked, on one line.
 figures() {
-	grep -E '%: Checks:|^integration:|events settled|^fuzz:|^arm64: unit|^package:|^shellcheck:|^build host|^readme-fresh [a-z]+:|^reprotest [a-z]+:|^dpkg-source|^autopkgtest-qemu [a-z]+:|^distcheck:|^memcheck:|^mutants:|^coverage: line|^docs-check|^vm: |^check-vm: ' \
+	grep -E '%: Checks:|^integration:|events settled|^fuzz:|^arm64: unit|^package:|^shellcheck:|^build host|^readme-fresh [a-z]+:|^readme-image: ok: the README|^reprotest [a-z]+:|^dpkg-source|^autopkgtest-qemu [a-z]+:|^distcheck:|^memcheck:|^mutants:|^coverage: line|^docs-check|^vm: |^check-vm: ' \
 		"$1" | tr '\n' ' ' || true
 }
 
@@ -311,6 +311,10 @@ readme_fresh() {
 for release in bookworm trixie; do
 	start "readme-fresh-$release" readme_fresh "$release"
 done
+# The README's image builder commands as written: Debian 13's .deb built in a trixie chroot on
+# this Debian 12 machine, then installed into an image tree, which changes no disk here. Their
+# chroots come from the archive that mmdebstrap picks by default, not from the tarballs.
+start readme-image "${nonci[@]}" bash .ci/readme-image.sh
 reprotest_trixie() {
 	after tarballs
 	"${nonci[@]}" bash .ci/reprotest.sh trixie
@@ -362,8 +366,8 @@ start check-vm check_vm
 
 finish memcheck build-hosts fuzz arm64 package-test tarballs \
 	sbuild-bookworm sbuild-trixie sbuild-sid readme-fresh-bookworm readme-fresh-trixie \
-	reprotest rpm distcheck container-install guest-image autopkgtest-qemu udevd-releases \
-	suite-root-sid mutants coverage check-vm
+	readme-image reprotest rpm distcheck container-install guest-image autopkgtest-qemu \
+	udevd-releases suite-root-sid mutants coverage check-vm
 gate "the package and guest tier"
 
 section "summary"
