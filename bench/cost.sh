@@ -255,6 +255,33 @@ target "${fake_label["run"]}: no CPUID scan" "$([ "${fscan["1,run"]}" = 0 ] && e
 target "${fake_label["change"]}: at most the kernel's own scan ($kernel_scan bases)" \
 	"$([ "${fscan["1,change"]}" -le $kernel_scan ] && echo 1 || echo 0)" \
 	"${fscan["1,change"]} scan bases; ${fcpu["1,change"]} CPUID in all, with leaves 1 and 0x40000003"
+# The root partition, the Hyper-V host itself: a root's CPUID (CreatePartitions and
+# CpuManagement set, tests/fixtures/cpuid/hyperv-root-real) and no /sys/bus/vmbus. Its disks
+# are left alone, but the verdict takes the same CPUID as a guest's and leaf 0x40000004 (the
+# nested hint) besides.
+root_tree=$work/root-tree
+cp -a "$(make_tree many 1)" "$root_tree"
+rm -rf "$root_tree/sys/bus/vmbus"
+devpath=$(cd -P "$root_tree/sys/class/block/sda" && pwd)
+event_env_for sda "${devpath#"$root_tree/sys"}" "$root_tree/sys/class/block/sda/uevent"
+event_env+=(SYSTEMD_DEVICE_VERIFY_SYSFS=0 "HYPERV_SCHEDULER_TEST_CPUID=$FIXTURES/cpuid/hyperv-root-real")
+wrap=(in_tree "$root_tree")
+{
+	printf 'run (mode auto, sda)\tCPUID\tof them scan\n'
+	for c in run change dry; do
+		args=(--udev --config "$auto" sda)
+		[ $c = dry ] && args=(--config "$auto" --dry-run sda)
+		sched='[none] mq-deadline kyber bfq \n'
+		[ $c = run ] || sched='none [mq-deadline] kyber bfq \n'
+		printf '%b' "$sched" >"$root_tree/sys/block/sda/queue/scheduler"
+		read -r all scan <<<"$(cpuid_counts "$TESTFACTS" "${args[@]}")"
+		label=${fake_label["$c"]}
+		[ $c = change ] && label="boot event for sda on mq-deadline (left alone)"
+		printf '%s\t%s\t%s\n' "$label" "$all" "$scan"
+	done
+} | table "CPUID on a fake Hyper-V root partition, the host (tests/fixtures/cpuid/hyperv-root-real, no /sys/bus/vmbus)"
+wrap=()
+
 # The testfacts build reads and parses its CPUID file before main; the real build does not.
 fake_file=$(inclusive "$work/fake-1-run.cg" load_machine)
 fake_none=$((${fir["1,run"]} - fake_file))
@@ -265,17 +292,20 @@ target "fake guest, ${fake_label["run"]}: ≤ 1.50× the one-liner's instruction
 
 # Where the instructions go, from the profiles above: inclusive counts of the functions that
 # make up run(), the loader's share being everything before main.
-parts=("(below main)" main config_load disk_gather_sysfs udev_new facts_gather_early
-	facts_gather_late disk_open_event disk_gather disk_on_vmbus disk_write_scheduler log_msg)
+# The event's disk read from /sys without libudev (disk_read) is in "the rest of main":
+# disk_gather calls disk_read too, so it is no part of its own.
+parts=("(below main)" main config_load udev_new facts_gather_early
+	facts_gather_late disk_open_event disk_gather disk_on_vmbus disk_write_scheduler log_msg
+	log_change)
 part_names=("total" "dynamic loader: mapping and relocating libc (before main)"
 	"libc start and exit" "config file (config_load)"
-	"the event's disk from /sys, without libudev (disk_gather_sysfs)"
 	"libudev opened (dlopen) and its context (udev_new)"
 	"machine facts: VMBus, CPUID, the FADT (facts_gather_early)"
 	"machine facts: DMI (facts_gather_late)"
 	"disk lookup by the event's syspath (disk_open_event)"
 	"disk facts (disk_gather)" "VMBus ancestor walk (disk_on_vmbus)"
-	"write and read back (disk_write_scheduler)" "syslog (log_msg)" "the rest of main")
+	"write and read back (disk_write_scheduler)" "messages (log_msg)"
+	"the change's line to the system log (log_change)" "the rest of main")
 # breakdown PROFILE: one count a line, in the order of part_names. The parts after main are
 # disjoint: none of them calls another.
 breakdown() {

@@ -3,7 +3,7 @@
 # that installs whatever is missing and exits 1; with BENCH_INSTALL=1, as root, runs it
 # instead (apt-get update first, since a fresh image has no package lists).
 set -euo pipefail
-# COMMAND:DEBIAN-PACKAGE, for bench/cost.sh, bench/scaling.sh, bench/storm.sh and bench/fio-scheduler.
+# COMMAND:DEBIAN-PACKAGE, for bench/cost.sh, bench/scaling.sh, bench/storm.sh and bench/fio-scheduler.sh.
 # hyperfine is in Debian 12's archive (1.15.0-2) and later.
 tools=(valgrind:valgrind callgrind_annotate:valgrind strace:strace hyperfine:hyperfine jq:jq
 	systemd-detect-virt:systemd udevadm:udev losetup:mount unshare:util-linux fio:fio
