@@ -57,7 +57,7 @@ as_user() { setpriv --reuid="$user" --regid="$user" --init-groups env HOME="$(ge
 
 t0=$SECONDS
 src=$work/src
-dsc=$("$top/.ci/source-package.sh" "$src" | tee /dev/stderr | tail -n 1)
+dsc=$("$top/.ci/source-package.sh" "$src" | tee -a /dev/stderr | tail -n 1)
 chown -R "$user:" "$work"
 
 echo "=== sbuild $release (unshare, as $user) from $tarball"

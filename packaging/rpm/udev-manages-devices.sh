@@ -23,7 +23,8 @@
 # /sys, which a user namespace or a read-only /sys is not; systemd-detect-virt,
 # where there is one, saying "none", or "wsl" for a WSL2 kernel.
 # The source keeps this one copy, packaging/rpm/udev-manages-devices.sh; the
-# package builds put it inline in the Debian postinst and the RPM's %post.
+# package builds put it inline in the Debian postinst and prerm and the
+# RPM's %post and %preun.
 udev_manages_devices() {
 	[ "$(stat -L -c %i /proc/self/ns/pid 2>/dev/null)" = 4026531836 ] || return 1
 	root=$(stat -L -c %d:%i / 2>/dev/null) || return 1
