@@ -225,17 +225,59 @@ void report_queue_why(const struct queue_facts *q, char *buf, size_t size) {
         }
 }
 
+int report_linux_version(const char *release) {
+        unsigned part[2] = { 0, 0 };
+        const char *p = release;
+
+        for (int i = 0; i < 2; i++) {
+                if (*p < '0' || *p > '9')
+                        return -1;
+                while (*p >= '0' && *p <= '9' && part[i] < 1000)
+                        part[i] = part[i] * 10 + (unsigned) (*p++ - '0');
+                if (part[i] >= 1000 || (i == 0 && *p++ != '.'))
+                        return -1;
+        }
+        return (int) (part[0] * 1000 + part[1]);
+}
+
+/* Linux 5.4 to 6.9 start a zoned disk whose driver requires ELEVATOR_F_ZBD_SEQ_WRITE on the
+ * first scheduler providing it, mq-deadline, whatever its queues, and on none where mq-deadline
+ * is not registered: elevator_init_mq() and elevator_get_by_features() of Linux 6.1.192
+ * (block/elevator.c, lines 636-695), from 68c43f133a75 ("block: Introduce elevator features",
+ * 5.4). SCSI's sd_zbc.c asks for it (line 954), so storvsc's zoned disks do; NVMe's zns.c never
+ * did. Linux 6.10 removed it with zone write plugging (e4eb37cc0f3e, "block: Remove elevator
+ * required features"): from there, and before 5.4, a zoned disk starts as any disk does. */
+static bool zoned_starts_on_deadline(const struct disk_result *d, int linux_version) {
+        return d->zoned && linux_version >= 5004 && linux_version < 6010 &&
+               strncmp(d->name, "nvme", 4) != 0;
+}
+
 /* elevator_get_default() of Linux 6.12.118 (block/elevator.c): mq-deadline for a queue with one
  * hardware queue, or whose queues share one tag set (storvsc's do not), and only where
  * mq-deadline is registered: elevator_find_get() loads no module. A list without "none" is the
  * legacy block layer's, where none of this applies; the devices the rule skips are left out,
  * as their drivers may ask for no scheduler at all (loop: BLK_MQ_F_NO_SCHED_BY_DEFAULT). */
-const char *report_kernel_default(const struct disk_result *d, char *why, size_t size) {
+const char *report_kernel_default(const struct disk_result *d, int linux_version, char *why,
+                                  size_t size) {
         const struct sched_list *l = &d->decision.available;
         bool deadline = sched_list_find(l, "mq-deadline") >= 0;
 
         why[0] = '\0';
-        if (d->rule_skips || d->hw_queues <= 0 || sched_list_find(l, "none") < 0)
+        if (d->rule_skips || sched_list_find(l, "none") < 0)
+                return NULL;
+        if (zoned_starts_on_deadline(d, linux_version)) {
+                if (!deadline) {
+                        snprintf(why, size, "zoned, on Linux 5.4 to 6.9, but no mq-deadline "
+                                            "offered (a module not loaded): the kernel starts "
+                                            "it on none");
+                        return "none";
+                }
+                snprintf(why, size, "zoned, on Linux 5.4 to 6.9: the kernel starts it on "
+                                    "mq-deadline, whatever its queues");
+                return "mq-deadline";
+        }
+        /* A zoned disk on a kernel whose release is unknown: either may be true. */
+        if (d->hw_queues <= 0 || (d->zoned && linux_version < 0))
                 return NULL;
         if (d->hw_queues == 1 && deadline) {
                 snprintf(why, size, "1 hardware queue: the kernel starts it on mq-deadline");
@@ -365,14 +407,16 @@ void report_text(FILE *f, const struct report *r) {
                         fprintf(f, "%s: %s\n", or_dash(d->name),
                                 d->error[0] ? d->error : d->decision.problem);
         }
-        /* What the kernel starts each disk on, and why, from the disk's own facts. */
+        /* What the kernel starts each disk on, and why, from the disk's own facts (and, for a zoned
+         * disk, the kernel's version). */
         for (size_t i = 0; i < r->n_disks; i++) {
                 const struct disk_result *d = &r->disks[i];
                 char why[160];
                 bool zoned = d->decision.reason == REASON_ZONED;
 
-                if (hidden(r, d) || (!report_kernel_default(d, why, sizeof(why)) &&
-                                     !d->queue_why[0] && !zoned && !d->changed))
+                if (hidden(r, d) ||
+                    (!report_kernel_default(d, r->linux_version, why, sizeof(why)) &&
+                     !d->queue_why[0] && !zoned && !d->changed))
                         continue;
                 if (!footer)
                         fputc('\n', f);
@@ -456,7 +500,7 @@ static void json_policy(struct json *j, const struct report *r) {
         json_object_end(j);
 }
 
-static void json_disk(struct json *j, const struct disk_result *d) {
+static void json_disk(struct json *j, const struct disk_result *d, int linux_version) {
         const struct sched_list *shown = shown_list(d);
         char why[160];
 
@@ -470,7 +514,8 @@ static void json_disk(struct json *j, const struct disk_result *d) {
         else
                 json_null(j);
         json_member(j, "queues_why", d->queue_why[0] ? d->queue_why : NULL);
-        json_member(j, "kernel_default", report_kernel_default(d, why, sizeof(why)));
+        json_member(j, "kernel_default",
+                    report_kernel_default(d, linux_version, why, sizeof(why)));
         json_member(j, "rule_skips", d->rule_skips);
         json_member(j, "target", d->decision.target);
         json_member(j, "action", action_name(result_action(d)));
@@ -527,7 +572,7 @@ void report_json(FILE *f, const struct report *r) {
         json_key(&j, "devices");
         json_array_begin(&j, true);
         for (size_t i = 0; i < r->n_disks; i++)
-                json_disk(&j, &r->disks[i]);
+                json_disk(&j, &r->disks[i], r->linux_version);
         json_array_end(&j);
         json_key(&j, "udev_running");
         if (r->udev_checked)

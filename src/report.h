@@ -28,6 +28,7 @@ struct disk_result {
         int hw_queues; /* negative when unknown */
         char queue_why[160]; /* a storvsc disk with 1 queue: why, where readable; else "" */
         const char *rule_skips; /* policy_rule_skips(): the rule never runs for it; or NULL */
+        bool zoned;             /* queue/zoned reads other than "none" */
         char error[320];
         bool changed;         /* this program changed it this boot: record says how */
         struct record record;
@@ -39,6 +40,7 @@ struct report {
         const char *config_path;
         const struct disk_result *disks;
         size_t n_disks;
+        int linux_version;      /* the running kernel's, as report_linux_version(); -1 unknown */
         bool hide_rule_skipped; /* text: leave out the disks the rule never runs for, count them */
         bool udev_checked;      /* udev_running was looked at (--dry-run) */
         bool udev_running;      /* UDEV_CONTROL exists */
@@ -56,9 +58,15 @@ struct report {
 /* Why a storvsc disk has one hardware queue, from what could be read; "" when nothing tells. */
 void report_queue_why(const struct queue_facts *q, char *buf, size_t size);
 
+/* A kernel release ("6.1.0-28-cloud-amd64") as MAJOR * 1000 + MINOR (6001); -1 when it does not
+ * start with two numbers. */
+int report_linux_version(const char *release);
+
 /* The scheduler the kernel starts the disk on, from its queue count and the schedulers its file
- * offers, with the sentence why; NULL (why "") where those do not tell. */
-const char *report_kernel_default(const struct disk_result *d, char *why, size_t size);
+ * offers, and for a zoned disk the running kernel's version (linux_version, -1 unknown), with
+ * the sentence why; NULL (why "") where those do not tell. */
+const char *report_kernel_default(const struct disk_result *d, int linux_version, char *why,
+                                  size_t size);
 
 void report_text(FILE *f, const struct report *r);
 void report_json(FILE *f, const struct report *r);

@@ -222,6 +222,7 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
         if (full) {
                 d->hw_queues = disk_hw_queues(dev);
                 d->rule_skips = policy_rule_skips(&df);
+                d->zoned = df.zoned && !streq(df.zoned, "none");
                 if (d->hw_queues == 1) {
                         struct queue_facts q;
 
@@ -409,6 +410,7 @@ static int show_report(const struct run_options *o, const struct machine *m,
                 .config_path = o->config_path,
                 .disks = res->disks,
                 .n_disks = res->n,
+                .linux_version = report_linux_version(m->facts.osrelease),
                 /* Named disks are always shown; -v and JSON show every one. */
                 .hide_rule_skipped = o->n_devices == 0 && o->verbosity != VERBOSITY_DEBUG,
                 .udev_checked = o->dry_run,

@@ -616,10 +616,13 @@ static void decide_hyperv(const struct machine_facts *f, struct machine_verdict 
         v->verdict = VERDICT_HYPERV_GUEST;
         v->hypervisor = "microsoft";
         guest_privileges(f, v);
+        /* Linux 6.18 builds hv_vmbus only with CONFIG_HYPERV_VMBUS (drivers/hv/Kconfig, from
+         * 94b04355e639 "Drivers: hv: Add CONFIG_HYPERV_VMBUS option"), on which storvsc
+         * (CONFIG_HYPERV_STORAGE) depends: a kernel with Hyper-V guest support can have neither. */
         if (!f->has_vmbus)
-                evidence(v, "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or a host too "
-                            "old for this kernel's VMBus): a guest with no Hyper-V disk, nothing "
-                            "to change");
+                evidence(v, "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or not built, "
+                            "as Linux 6.18 allows; or a host too old for this kernel's VMBus): a "
+                            "guest with no VMBus disk, nothing to change");
         decide_flavour(f, v);
 }
 

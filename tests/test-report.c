@@ -234,6 +234,7 @@ static void setup_report(void) {
                 .config_path = "/etc/hyperv-scheduler.conf",
                 .disks = disks,
                 .n_disks = ELEMENTSOF(disks),
+                .linux_version = -1,
         };
 }
 
@@ -505,6 +506,8 @@ static const struct {
         { 1, "[none] mq-deadline", "loop", NULL, "" },
 };
 
+static const int other_versions[] = { 6001, 4009, -1 };
+
 START_TEST(kernel_default_comes_from_the_disk) {
         struct disk_result d;
         char why[160];
@@ -514,9 +517,86 @@ START_TEST(kernel_default_comes_from_the_disk) {
         d.hw_queues = kernel_defaults[_i].queues;
         d.rule_skips = kernel_defaults[_i].rule_skips;
         set_list(&d.decision.available, kernel_defaults[_i].list);
-        got = report_kernel_default(&d, why, sizeof(why));
+        got = report_kernel_default(&d, 6012, why, sizeof(why));
         ck_assert_pstr_eq(got, kernel_defaults[_i].want);
         ck_assert_str_eq(why, kernel_defaults[_i].why);
+        /* A disk that is not zoned starts the same on every kernel, known or not. */
+        for (size_t v = 0; v < ELEMENTSOF(other_versions); v++) {
+                ck_assert_pstr_eq(report_kernel_default(&d, other_versions[v], why, sizeof(why)),
+                                  kernel_defaults[_i].want);
+                ck_assert_str_eq(why, kernel_defaults[_i].why);
+        }
+}
+END_TEST
+
+/* A zoned disk: from Linux 5.4 to 6.9 the kernel requires a zone-locking scheduler of SCSI's
+ * (mq-deadline, none without it) whatever the queues, never of NVMe's; before 5.4 and from 6.10
+ * the queues decide, as for any disk; with the release unknown nothing is said. */
+static const struct {
+        const char *name;
+        int version, queues;
+        const char *list;
+        const char *want, *why;
+} zoned_defaults[] = {
+        { "sda", 6001, 2, "[mq-deadline] none", "mq-deadline",
+          "zoned, on Linux 5.4 to 6.9: the kernel starts it on mq-deadline, whatever its queues" },
+        { "sda", 5004, 4, "[mq-deadline] none", "mq-deadline",
+          "zoned, on Linux 5.4 to 6.9: the kernel starts it on mq-deadline, whatever its queues" },
+        { "sda", 6009, -1, "none [mq-deadline]", "mq-deadline",
+          "zoned, on Linux 5.4 to 6.9: the kernel starts it on mq-deadline, whatever its queues" },
+        { "sda", 6001, 2, "[none]", "none",
+          "zoned, on Linux 5.4 to 6.9, but no mq-deadline offered (a module not loaded): the "
+          "kernel starts it on none" },
+        { "sda", 6010, 2, "[none] mq-deadline", "none",
+          "2 hardware queues: the kernel starts it on none (mq-deadline if they share one tag "
+          "set)" },
+        { "sda", 6012, 1, "[mq-deadline] none", "mq-deadline",
+          "1 hardware queue: the kernel starts it on mq-deadline" },
+        { "sda", 5003, 2, "[none] mq-deadline", "none",
+          "2 hardware queues: the kernel starts it on none (mq-deadline if they share one tag "
+          "set)" },
+        { "nvme0n1", 6001, 4, "[none] mq-deadline", "none",
+          "4 hardware queues: the kernel starts it on none (mq-deadline if they share one tag "
+          "set)" },
+        { "sda", -1, 2, "[mq-deadline] none", NULL, "" },
+};
+
+START_TEST(kernel_default_of_a_zoned_disk_follows_the_kernel) {
+        struct disk_result d;
+        char why[160];
+
+        memset(&d, 0, sizeof(d));
+        copy_string(d.name, zoned_defaults[_i].name, sizeof(d.name));
+        d.zoned = true;
+        d.hw_queues = zoned_defaults[_i].queues;
+        set_list(&d.decision.available, zoned_defaults[_i].list);
+        ck_assert_pstr_eq(report_kernel_default(&d, zoned_defaults[_i].version, why, sizeof(why)),
+                          zoned_defaults[_i].want);
+        ck_assert_str_eq(why, zoned_defaults[_i].why);
+}
+END_TEST
+
+static const struct {
+        const char *release;
+        int version;
+} releases[] = {
+        { "6.1.0-28-cloud-amd64", 6001 },
+        { "6.10.0", 6010 },
+        { "6.12.118+deb13-amd64", 6012 },
+        { "5.15.167.4-microsoft-standard-WSL2", 5015 },
+        { "4.9.0-19-amd64", 4009 },
+        { "", -1 },
+        { "6", -1 },
+        { "6.", -1 },
+        { "6-1", -1 },
+        { ".1", -1 },
+        { "linux-6.1", -1 },
+        { "1000.1", -1 },
+        { "6.99999999999", -1 },
+};
+
+START_TEST(linux_version_is_read_from_the_release) {
+        ck_assert_int_eq(report_linux_version(releases[_i].release), releases[_i].version);
 }
 END_TEST
 
@@ -529,12 +609,20 @@ START_TEST(text_report_says_what_is_true_of_a_zoned_disk) {
         disks[1].decision.target = NULL;
         set_list(&disks[1].decision.available, "none [mq-deadline]");
         disks[1].hw_queues = 2;
+        disks[1].zoned = true;
+        report.linux_version = 6008;
         out = output(report_text);
-        ck_assert_msg(strstr(out, "\nsdb: 2 hardware queues: the kernel starts it on none "
-                                  "(mq-deadline if they share one tag set)\n"
+        ck_assert_msg(strstr(out, "\nsdb: zoned, on Linux 5.4 to 6.9: the kernel starts it on "
+                                  "mq-deadline, whatever its queues\n"
                                   "sdb: zoned: left alone; before Linux 6.10 only mq-deadline "
                                   "kept its writes in order, from 6.10 the block layer's zone "
                                   "write plugging does, whatever the scheduler\n"), "%s", out);
+        free(out);
+        /* The release unknown: only what is true of every kernel. */
+        report.linux_version = -1;
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "\nsdb: zoned: left alone;"), "%s", out);
+        ck_assert_msg(!strstr(out, "sdb: 2 hardware") && !strstr(out, "sdb: zoned, on"), "%s", out);
         free(out);
 }
 END_TEST
@@ -639,6 +727,9 @@ Suite *report_suite(void) {
         tcase_add_test(tc, text_report_says_why_a_disk_has_one_queue);
         tcase_add_test(tc, text_report_says_what_is_true_of_a_zoned_disk);
         tcase_add_loop_test(tc, kernel_default_comes_from_the_disk, 0, ELEMENTSOF(kernel_defaults));
+        tcase_add_loop_test(tc, kernel_default_of_a_zoned_disk_follows_the_kernel, 0,
+                            ELEMENTSOF(zoned_defaults));
+        tcase_add_loop_test(tc, linux_version_is_read_from_the_release, 0, ELEMENTSOF(releases));
         tcase_add_test(tc, json_report_ends_with_the_check);
         tcase_add_loop_test(tc, check_fails_only_for_a_disk_the_rule_acts_on, 0, ELEMENTSOF(checks));
         suite_add_tcase(s, tc);

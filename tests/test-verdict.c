@@ -475,9 +475,9 @@ static const struct machine hyperv_machines[] = {
                 .name = "guest whose VMBus did not come up",
                 HYPERV_GUEST, DMI_GEN2(LOCAL_ASSET_TAG),
                 .verdict = VERDICT_HYPERV_GUEST, .hypervisor = "microsoft", .flavour = FLAVOUR_GEN2,
-                .evidence = { "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or a host "
-                              "too old for this kernel's VMBus): a guest with no Hyper-V disk, "
-                              "nothing to change" },
+                .evidence = { "no /sys/bus/vmbus: VMBus is not up (hv_vmbus not loaded, or not "
+                              "built, as Linux 6.18 allows; or a host too old for this kernel's "
+                              "VMBus): a guest with no VMBus disk, nothing to change" },
         },
 };
 

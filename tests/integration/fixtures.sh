@@ -187,6 +187,30 @@ TABLE
 	check "  sda is skipped as zoned" -- disk_is sda skipped/zoned
 	check "zoned disk: the report" -- exits 0 guest "$(make_tree zoned)" -c "$conf" --dry-run
 	check "  says what is true for which kernels" -- stdout_has "sda: zoned: left alone; before Linux 6.10 only mq-deadline kept its writes in order, from 6.10 the block layer's zone write plugging does, whatever the scheduler"
+	# What the kernel starts it on follows the running kernel's release: mq-deadline on 6.8,
+	# whatever its 2 queues; on 6.12 and 5.3 the queues decide; with a release it cannot read,
+	# nothing.
+	if need_mounts "zoned disk: what the kernel starts it on" /proc; then
+		zoned=$(make_tree zoned)
+		release=$work/osrelease-zoned
+		while IFS='|' read -r name want; do
+			echo "$name" >"$release"
+			check "zoned disk on release $name: the report" -- exits 0 in_ns --sys "$zoned" \
+				--osrelease "$release" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" \
+				"$TESTFACTS" -c "$conf" --dry-run --json
+			check "  the kernel starts sda on $want" -- json_is "$(disk sda kernel_default)" "$want"
+		done <<'TABLE'
+6.8.0-49-generic|mq-deadline
+6.12.57+deb13-amd64|none
+5.3.18-azure|none
+unknown|None
+TABLE
+		echo 6.1.0-28-cloud-amd64 >"$release"
+		check "zoned disk on 6.1: the text report" -- exits 0 in_ns --sys "$zoned" \
+			--osrelease "$release" -- env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" \
+			"$TESTFACTS" -c "$conf" --dry-run
+		check "  says the kernel starts it on mq-deadline" -- stdout_has "sda: zoned, on Linux 5.4 to 6.9: the kernel starts it on mq-deadline, whatever its queues"
+	fi
 
 	check "bare none, as a bio-based queue prints: exit 0" -- exits 0 guest "$(make_tree barenone)" -c "$conf" --json
 	check "  sda has no scheduler" -- disk_is sda skipped/no-scheduler
