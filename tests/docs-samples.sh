@@ -114,11 +114,6 @@ print("$ hyperv-scheduler --dry-run --json sda")
 print("\n".join(l.rstrip() for l in lines))' "$(cat "$top/VERSION")" >"$out/json-sda"
 bound=1
 sample all '#' shipped --all
-sed -e '1d' -e 's/^/... hyperv-scheduler[...]: /' "$out/all" |
-	{
-		echo '$ journalctl -b -t hyperv-scheduler'
-		cat
-	} >"$out/journal"
 sample dry-run-after '$' shipped --dry-run
 # What the helper says of a config file that cannot be read, and of a bad line.
 guest fifo --dry-run | grep '^hyperv-scheduler: ' >"$out/config-fifo"
