@@ -131,9 +131,13 @@ rpm:
 # Every sample of the helper's output in DOCS is what a run prints: `make docs-check` (root,
 # a few seconds) runs each one again on the fake Azure guest (tests/docs-samples.sh) and fails
 # with a diff where a document differs; `make docs-update` writes the runs' output into them.
+# It also checks that every link between the Markdown documents (MDDOCS) leads somewhere
+# (tests/docs-links.py): they link to each other instead of saying a fact twice.
 DOCS := README.md man/hyperv-scheduler.8.scd man/hyperv-scheduler.conf.5.scd
+MDDOCS = $(shell git ls-files '*.md' 2>/dev/null || ls *.md */*.md)
 
 docs-check docs-update: hyperv-scheduler tests/hyperv-scheduler-testfacts
+	@tests/docs-links.py $(MDDOCS)
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && tests/docs-samples.sh "$$d" && \
 	tests/docs-check.py $(if $(filter docs-update,$@),--update) "$$d" $(DOCS)
 
