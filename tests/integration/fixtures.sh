@@ -190,7 +190,9 @@ TABLE
 	# What the kernel starts it on follows the running kernel's release: mq-deadline on 6.8,
 	# whatever its 2 queues; on 6.12 and 5.3 the queues decide; with a release it cannot read,
 	# nothing.
-	if need_mounts "zoned disk: what the kernel starts it on" /proc; then
+	if [ ! -e /proc/sys/kernel/osrelease ]; then
+		skip "zoned disk: what the kernel starts it on" "no /proc/sys/kernel/osrelease to mount over"
+	elif need_mounts "zoned disk: what the kernel starts it on" /proc; then
 		zoned=$(make_tree zoned)
 		release=$work/osrelease-zoned
 		while IFS='|' read -r name want; do
