@@ -332,4 +332,41 @@ echo
 echo "| release | kernel | disk | the kernel's list | the package changed | helper runs at boot |"
 echo "| --- | --- | --- | --- | --- | --- |"
 printf '%s\n' "${table[@]}"
+
+# BENCHMARKS.md shows this table condensed, a row per kernel whose disks all agree, after its
+# line "<!-- make check-vm: kernel table -->": it must say what this run saw. The kernels' point
+# releases are left out of the comparison (the archive moves them), and a run of some boots
+# (VM_ONLY) has not the whole table to compare.
+# rows COLUMNS: each Markdown table row on stdin as "release|flavour|list|changed|runs", the
+# flavour without its version; COLUMNS 6 for this table (with a disk column), 5 for the page's.
+rows() {
+	awk -F'|' -v n="$1" '/^\| / {
+		for (i = 2; i <= NF; i++) gsub(/^ +| +$/, "", $i)
+		if ($2 == "release" || $2 == "---") next
+		split($3, k, " ")
+		print $2 "|" k[1] "|" $(n - 1) "|" $n "|" $(n + 1)
+	}'
+}
+condense() {
+	awk -F'|' '{
+		key = $1 "|" $2; val = $3 "|" $4 "|" $5
+		if (!(key in seen)) { order[++n] = key; seen[key] = val }
+		else if (seen[key] != val) seen[key] = "the disks differ"
+	} END { for (i = 1; i <= n; i++) print order[i] "|" seen[order[i]] }'
+}
+page=$(dirname "$0")/../../BENCHMARKS.md
+if cmp -s <("$(dirname "$0")/cases.sh") "$work/queue"; then
+	page_rows=$(awk 'f && /^\|/ { print; t = 1; next } f && t { exit }
+		$0 == "<!-- make check-vm: kernel table -->" { f = 1 }' "$page" | rows 5)
+	got=$(printf '%s\n' "${table[@]}" | rows 6 | condense)
+	if [ -z "$page_rows" ]; then
+		fail "BENCHMARKS.md's table of kernels" "no table after its line <!-- make check-vm: kernel table -->"
+	elif [ "$page_rows" = "$got" ]; then
+		pass "BENCHMARKS.md's table of kernels is this run's, condensed"
+	else
+		fail "BENCHMARKS.md's table of kernels" "not what this run saw; this run, condensed (release|kernel|list|changed|runs):
+$got"
+	fi
+	echo "vm: $passed passed, $failed failed"
+fi
 [ "$failed" = 0 ]
