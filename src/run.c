@@ -115,12 +115,12 @@ static void worsen(struct results *res, enum exit_status s) {
 
 /* The record of this disk, where it is one of this disk's: none of a disk that is gone, or
  * that is another disk now. */
-static bool load_record(struct udev_device *dev, const char *name, struct record *r) {
+static bool load_record(const char *syspath, const char *name, struct record *r) {
         struct record now = { 0 };
         unsigned type = 0;
         int e;
 
-        if (record_identity(udev_device_get_syspath(dev), name, &now) < 0)
+        if (record_identity(syspath, name, &now) < 0)
                 return false;
         e = record_load(RECORD_DIR, name, r, &type);
         if (e < 0)
@@ -130,7 +130,7 @@ static bool load_record(struct udev_device *dev, const char *name, struct record
 
 /* The record of a change: the first "before" of this disk kept. Without it the change stands,
  * with a warning. */
-static void save_record(const struct run_options *o, struct udev_device *dev,
+static void save_record(const struct run_options *o, const char *syspath,
                         struct disk_result *d) {
         const char *was = sched_list_current(&d->decision.available);
         struct record r = { 0 }, old;
@@ -140,13 +140,13 @@ static void save_record(const struct run_options *o, struct udev_device *dev,
          * run, which only a fake tree or a delegated sysfs attribute lets write, keeps none. */
         if (!was || !record_keeper())
                 return;
-        e = record_identity(udev_device_get_syspath(dev), d->name, &r);
+        e = record_identity(syspath, d->name, &r);
         if (e == 0) {
                 copy_string(r.from, was, sizeof(r.from));
                 copy_string(r.to, d->decision.target, sizeof(r.to));
                 copy_string(r.by, o->by, sizeof(r.by));
                 r.at = (long long) time(NULL);
-                if (load_record(dev, d->name, &old))
+                if (load_record(syspath, d->name, &old))
                         copy_string(r.from, old.from, sizeof(r.from));
                 e = record_save(RECORD_DIR, &r);
         }
@@ -179,7 +179,7 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
         }
         report_change_line(line, sizeof(line), d);
         log_change(line);
-        save_record(o, dev, d);
+        save_record(o, udev_device_get_syspath(dev), d);
 }
 
 /* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
@@ -243,7 +243,7 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
         /* Only a report reads the records of disks it does not write. */
         if (o->dry_run || o->json)
-                d->changed = load_record(dev, d->name, &d->record);
+                d->changed = load_record(udev_device_get_syspath(dev), d->name, &d->record);
 }
 
 /* Whether path's last component is name. */
