@@ -79,6 +79,10 @@ long read_file_typed(const char *path, char *buf, size_t size, unsigned *type) {
         return r;
 }
 
+long read_fd_bounded(int fd, char *buf, size_t size) {
+        return read_whole(fd, buf, size);
+}
+
 long read_file_bounded(const char *path, char *buf, size_t size) {
         return read_file_typed(path, buf, size, NULL);
 }

@@ -13,6 +13,8 @@
  * what it is), or another negative errno. */
 long read_file_typed(const char *path, char *buf, size_t size, unsigned *type);
 long read_file_bounded(const char *path, char *buf, size_t size);
+/* Reads the rest of the regular file open at fd as read_file_typed() does. */
+long read_fd_bounded(int fd, char *buf, size_t size);
 
 /* Loads path into c, defaults first. An absent file leaves the defaults and found false; one
  * that cannot be read as a whole (unreadable, not a regular file, oversized, binary, no

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devname.h"
 #include "util.h"
 
 /* Each key, where its value goes, and how much room it has. */
@@ -15,7 +16,8 @@
         X("devnum", (r)->devnum, sizeof((r)->devnum)) \
         X("from", (r)->from, sizeof((r)->from))       \
         X("to", (r)->to, sizeof((r)->to))             \
-        X("by", (r)->by, sizeof((r)->by))
+        X("by", (r)->by, sizeof((r)->by))             \
+        X("boot", (r)->boot, sizeof((r)->boot))
 
 /* A value of ours: printable ASCII without spaces, which each field's writer guarantees. */
 static bool plain(const char *s, size_t len) {
@@ -72,7 +74,13 @@ int record_parse(const char *text, size_t len, struct record *r) {
                 len -= n + 1;
         }
         /* All but diskseq (bit 1) are needed. */
-        if ((seen | 2u) != 0x7fu || !at_seen)
+        if ((seen | 2u) != 0xffu || !at_seen)
+                return -EINVAL;
+        /* Each value as this program writes it: a report or --undo shows and uses them. */
+        if (!kernel_name_valid(r->name) || !sched_name_valid(r->from, strlen(r->from)) ||
+            !sched_name_valid(r->to, strlen(r->to)) || r->at > RECORD_AT_MAX ||
+            !(streq(r->by, "udev") || streq(r->by, "hand") || streq(r->by, "install")) ||
+            strlen(r->boot) != RECORD_BOOT_ID_LEN)
                 return -EINVAL;
         return 0;
 }
@@ -102,6 +110,14 @@ bool record_same_disk(const struct record *a, const struct record *b) {
         if (a->diskseq[0] && b->diskseq[0])
                 return streq(a->diskseq, b->diskseq);
         return streq(a->devpath, b->devpath) && streq(a->devnum, b->devnum);
+}
+
+enum record_match record_match(const struct record *r, const struct record *now, const char *boot) {
+        if (!boot[0] || !streq(r->boot, boot))
+                return RECORD_OTHER_BOOT;
+        if (now->diskseq[0] && !r->diskseq[0])
+                return RECORD_NO_DISKSEQ;
+        return record_same_disk(r, now) ? RECORD_THIS_DISK : RECORD_OTHER_DISK;
 }
 
 /* The civil date of a day since the epoch, as Howard Hinnant's days_from_civil() inverse

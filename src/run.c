@@ -113,43 +113,70 @@ static void worsen(struct results *res, enum exit_status s) {
                 res->status = s;
 }
 
-/* The record of this disk, where it is one of this disk's: none of a disk that is gone, or
- * that is another disk now. */
+/* The record of this disk, where it is one of this disk's, this boot: none of a disk that is
+ * gone, or that is another disk now. */
 static bool load_record(const char *syspath, const char *name, struct record *r) {
         struct record now = { 0 };
+        const char *attr;
         unsigned type = 0;
-        int e;
+        int dir = record_dir(false), e;
 
-        if (record_identity(syspath, name, &now) < 0)
+        if (dir < 0 || record_identity(syspath, name, &now, &attr) < 0)
                 return false;
-        e = record_load(RECORD_DIR, name, r, &type);
-        if (e < 0)
+        e = record_load(dir, name, r, &type, NULL);
+        if (e < 0) {
                 record_warn(name, e, type);
-        return e == 0 && record_same_disk(r, &now);
+                return false;
+        }
+        switch (record_match(r, &now, record_boot())) {
+        case RECORD_THIS_DISK:
+                return true;
+        case RECORD_OTHER_BOOT:
+                log_msg(LOG_DEBUG, "%s: a record of another boot, not this disk's", name);
+                break;
+        case RECORD_NO_DISKSEQ:
+                record_warn(name, -EINVAL, 0);
+                break;
+        case RECORD_OTHER_DISK:
+                break;
+        }
+        return false;
 }
 
 /* The record of a change: the first "before" of this disk kept. Without it the change stands,
  * with a warning. */
 static void save_record(const struct run_options *o, const char *syspath,
                         struct disk_result *d) {
-        const char *was = sched_list_current(&d->decision.available);
+        const char *was = sched_list_current(&d->decision.available), *attr;
         struct record r = { 0 }, old;
-        int e;
+        int e, dir;
 
         /* A record of another user's would not be trusted (hyperv-scheduler(8), RECORD): such a
          * run, which only a fake tree or a delegated sysfs attribute lets write, keeps none. */
         if (!was || !record_keeper())
                 return;
-        e = record_identity(syspath, d->name, &r);
-        if (e == 0) {
-                copy_string(r.from, was, sizeof(r.from));
-                copy_string(r.to, d->decision.target, sizeof(r.to));
-                copy_string(r.by, o->by, sizeof(r.by));
-                r.at = (long long) time(NULL);
-                if (load_record(syspath, d->name, &old))
-                        copy_string(r.from, old.from, sizeof(r.from));
-                e = record_save(RECORD_DIR, &r);
+        e = record_identity(syspath, d->name, &r, &attr);
+        if (e < 0) {
+                char shown[160];
+
+                escape_text(syspath, strlen(syspath), shown, sizeof(shown));
+                log_msg(LOG_WARNING, "cannot read '%s/%s': %s, no record is kept", shown, attr,
+                        strerror(-e));
+                return;
         }
+        if (!copy_string(r.boot, record_boot(), sizeof(r.boot)) || !r.boot[0]) {
+                log_msg(LOG_WARNING, "cannot read '%s', no record is kept", RECORD_BOOT_ID);
+                return;
+        }
+        if ((dir = record_dir(true)) < 0)
+                return;
+        copy_string(r.from, was, sizeof(r.from));
+        copy_string(r.to, d->decision.target, sizeof(r.to));
+        copy_string(r.by, o->by, sizeof(r.by));
+        r.at = (long long) time(NULL);
+        if (load_record(syspath, d->name, &old))
+                copy_string(r.from, old.from, sizeof(r.from));
+        e = record_save(dir, &r);
         if (e < 0)
                 log_msg(LOG_WARNING, "cannot write '%s/%s': %s", RECORD_DIR, d->name,
                         strerror(-e));
@@ -242,8 +269,13 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
         else if (dd->decision == DECISION_ALREADY)
                 log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
         /* Only a report reads the records of disks it does not write. */
+        /* A record whose change was undone since, or overwritten, is no change of the disk's
+         * now. */
         if (o->dry_run || o->json)
-                d->changed = load_record(udev_device_get_syspath(dev), d->name, &d->record);
+                d->changed = load_record(udev_device_get_syspath(dev), d->name, &d->record) &&
+                             streq(sched_list_current(d->written ? &d->outcome.now
+                                                                 : &dd->available),
+                                   d->record.to);
 }
 
 /* Whether path's last component is name. */

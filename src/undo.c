@@ -5,6 +5,7 @@
 #include <libudev.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "devname.h"
 #include "disk.h"
@@ -18,9 +19,9 @@ static void worsen(enum exit_status *status, enum exit_status s) {
 }
 
 /* Puts back the record of the disk named name, only where it is still the disk that was
- * changed and still reads what this program wrote; else says why, in one line, and leaves
- * both disk and record alone. */
-static void undo_one(const struct run_options *o, struct udev *udev, const char *name,
+ * changed, this boot, and still reads what this program wrote; else says why, in one line, and
+ * leaves both disk and record alone. */
+static void undo_one(const struct run_options *o, struct udev *udev, int dir, const char *name,
                      enum exit_status *status) {
         struct udev_device *dev = NULL;
         struct record r, now = { 0 };
@@ -28,10 +29,10 @@ static void undo_one(const struct run_options *o, struct udev *udev, const char 
         struct sched_list list;
         struct disk_sysfs_bufs bufs;
         struct disk_facts df;
-        const char *current;
+        const char *current, *attr;
         char line[128], msg[320];
         unsigned type = 0;
-        int e = record_load(RECORD_DIR, name, &r, &type);
+        int kept = -1, e = record_load(dir, name, &r, &type, &kept);
 
         if (e == -ENOENT) {
                 log_msg(LOG_DEBUG, "%s: nothing to undo (no record of a change)", name);
@@ -44,14 +45,24 @@ static void undo_one(const struct run_options *o, struct udev *udev, const char 
         }
         e = disk_open(udev, name, DEVNAME_KERNEL, &dev);
         if (e == 0)
-                e = record_identity(udev_device_get_syspath(dev), name, &now);
+                e = record_identity(udev_device_get_syspath(dev), name, &now, &attr);
         if (e < 0) {
                 log_msg(LOG_ERR, "%s: not undone: %s", name,
                         e == -ENODEV ? "the disk is gone" : strerror(-e));
                 worsen(status, EXIT_FAILED);
                 goto out;
         }
-        if (!record_same_disk(&r, &now)) {
+        switch (record_match(&r, &now, record_boot())) {
+        case RECORD_THIS_DISK:
+                break;
+        case RECORD_OTHER_BOOT:
+                log_msg(LOG_DEBUG, "%s: nothing to undo (a record of another boot)", name);
+                goto out;
+        case RECORD_NO_DISKSEQ:
+                record_warn(name, -EINVAL, 0);
+                worsen(status, EXIT_FAILED);
+                goto out;
+        case RECORD_OTHER_DISK:
                 log_msg(LOG_ERR, "%s: not undone: another disk has its name now", name);
                 worsen(status, EXIT_FAILED);
                 goto out;
@@ -64,9 +75,19 @@ static void undo_one(const struct run_options *o, struct udev *udev, const char 
         }
         current = df.scheduler && sched_list_parse(df.scheduler, &list) == 0 ?
                           sched_list_current(&list) : NULL;
+        /* Put back already, by a run whose record could not be removed. */
+        if (streq(current, r.from) && !o->dry_run) {
+                log_msg(LOG_DEBUG, "%s: nothing to undo (on %s already)", name, r.from);
+                goto remove;
+        }
         if (!streq(current, r.to)) {
                 log_msg(LOG_ERR, "%s: not undone: on %s now, not %s (changed since)", name,
                         current ? current : "no scheduler", r.to);
+                worsen(status, EXIT_FAILED);
+                goto out;
+        }
+        if (sched_list_find(&list, r.from) < 0) {
+                log_msg(LOG_ERR, "%s: not undone: it offers no scheduler %s now", name, r.from);
                 worsen(status, EXIT_FAILED);
                 goto out;
         }
@@ -85,10 +106,15 @@ static void undo_one(const struct run_options *o, struct udev *udev, const char 
         }
         snprintf(line, sizeof(line), "%s: %s -> %s (undone)", name, r.to, r.from);
         log_change(line);
-        e = record_remove(RECORD_DIR, name);
-        if (e < 0 && e != -ENOENT)
+remove:
+        e = record_remove(dir, name, kept);
+        if (e == -ESTALE)
+                log_msg(LOG_DEBUG, "%s: a new record since, kept", name);
+        else if (e < 0 && e != -ENOENT)
                 log_msg(LOG_WARNING, "cannot remove '%s/%s': %s", RECORD_DIR, name, strerror(-e));
 out:
+        if (kept >= 0)
+                close(kept);
         udev_device_unref(dev);
 }
 
@@ -97,17 +123,19 @@ static int by_version(const void *a, const void *b) {
 }
 
 /* Every record: the names in RECORD_DIR, in the order of a report. */
-static void undo_all(const struct run_options *o, struct udev *udev, enum exit_status *status) {
-        DIR *d = opendir(RECORD_DIR);
+static void undo_all(const struct run_options *o, struct udev *udev, int dir,
+                     enum exit_status *status) {
+        int fd = dup(dir);
+        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
         char **names = NULL;
         size_t n = 0;
         struct dirent *de;
 
         if (!d) {
-                if (errno != ENOENT) {
-                        log_msg(LOG_ERR, "cannot read '%s': %s", RECORD_DIR, strerror(errno));
-                        worsen(status, EXIT_FAILED);
-                }
+                log_msg(LOG_ERR, "cannot read '%s': %s", RECORD_DIR, strerror(errno));
+                worsen(status, EXIT_FAILED);
+                if (fd >= 0)
+                        close(fd);
                 return;
         }
         while ((de = readdir(d))) {
@@ -117,6 +145,12 @@ static void undo_all(const struct run_options *o, struct udev *udev, enum exit_s
                 /* A dot file is a record being written, or no record. */
                 if (de->d_name[0] == '.')
                         continue;
+                /* No kernel name: nothing this program wrote. */
+                if (!kernel_name_valid(de->d_name)) {
+                        record_warn(de->d_name, -EINVAL, 0);
+                        worsen(status, EXIT_FAILED);
+                        continue;
+                }
                 if (!(p = realloc(names, (n + 1) * sizeof(*p))) || !(p[n] = malloc(len))) {
                         names = p ? p : names;
                         log_msg(LOG_ERR, "cannot allocate memory");
@@ -131,7 +165,7 @@ static void undo_all(const struct run_options *o, struct udev *udev, enum exit_s
         if (n)
                 qsort(names, n, sizeof(*names), by_version);
         for (size_t i = 0; i < n; i++) {
-                undo_one(o, udev, names[i], status);
+                undo_one(o, udev, dir, names[i], status);
                 free(names[i]);
         }
         free(names);
@@ -139,14 +173,33 @@ static void undo_all(const struct run_options *o, struct udev *udev, enum exit_s
 
 enum exit_status undo(const struct run_options *o) {
         enum exit_status status = EXIT_OK;
-        struct udev *udev = udev_new();
+        struct udev *udev;
+        int dir;
 
+        /* Every name is checked before anything is read or written. */
+        for (size_t i = 0; i < o->n_devices; i++) {
+                enum devname_kind kind;
+                const char *why;
+                char msg[256];
+
+                if (devname_check(o->devices[i], &kind, &why) < 0) {
+                        report_name_error(msg, sizeof(msg), o->devices[i], why);
+                        log_msg(LOG_ERR, "%s", msg);
+                        return EXIT_USAGE;
+                }
+        }
+        dir = record_dir(false);
+        if (dir == -ENOENT)
+                return EXIT_OK;
+        if (dir < 0)
+                return EXIT_FAILED;
+        udev = udev_new();
         if (!udev) {
                 log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
                 return EXIT_FAILED;
         }
         if (o->n_devices == 0)
-                undo_all(o, udev, &status);
+                undo_all(o, udev, dir, &status);
         for (size_t i = 0; i < o->n_devices; i++) {
                 const char *arg = o->devices[i], *name = arg;
                 struct udev_device *dev = NULL;
@@ -155,12 +208,7 @@ enum exit_status undo(const struct run_options *o) {
                 char msg[256];
                 int e;
 
-                if (devname_check(arg, &kind, &why) < 0) {
-                        report_name_error(msg, sizeof(msg), arg, why);
-                        log_msg(LOG_ERR, "%s", msg);
-                        worsen(&status, EXIT_USAGE);
-                        continue;
-                }
+                devname_check(arg, &kind, &why);
                 /* A path names the disk that is there now; a kernel name, a disk gone too. */
                 if (kind != DEVNAME_KERNEL) {
                         e = disk_open(udev, arg, kind, &dev);
@@ -170,9 +218,11 @@ enum exit_status undo(const struct run_options *o) {
                                 worsen(&status, EXIT_USAGE);
                                 continue;
                         }
-                        name = udev_device_get_sysname(dev);
+                        /* The kernel's spelling (etherd!e0.0), which names the record;
+                         * libudev's sysname is udev's (etherd/e0.0). */
+                        name = strrchr(udev_device_get_syspath(dev), '/') + 1;
                 }
-                undo_one(o, udev, name, &status);
+                undo_one(o, udev, dir, name, &status);
                 udev_device_unref(dev);
         }
         udev_unref(udev);

@@ -13,6 +13,7 @@ static const char sample[] = "name=sda\n"
                              "from=mq-deadline\n"
                              "to=none\n"
                              "by=udev\n"
+                             "boot=0b3a1e2c-6f4d-4e5a-9c8b-7d6e5f4a3b2c\n"
                              "at=1796409791\n";
 
 static struct record parsed(const char *text) {
@@ -52,28 +53,36 @@ END_TEST
 /* Without diskseq (before Linux 5.15) a record still is one. */
 START_TEST(test_no_diskseq) {
         static const char text[] = "name=sda\ndevpath=/devices/x/sda\ndevnum=8:0\nfrom=noop\n"
-                                   "to=none\nby=hand\nat=0\n";
+                                   "to=none\nby=hand\nboot=0b3a1e2c-6f4d-4e5a-9c8b-7d6e5f4a3b2c\nat=0\n";
         struct record r = parsed(text);
 
         ck_assert_str_eq(r.diskseq, "");
 }
 END_TEST
 
+#define BOOT "boot=0b3a1e2c-6f4d-4e5a-9c8b-7d6e5f4a3b2c\n"
 static const char *const not_records[] = {
         "",
         "name=sda\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n",             /* no at */
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nat=1\n",                /* no by */
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1",         /* no newline */
-        "name=sda\nname=sdb\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1\nat=2\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=-1\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1x\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1\ncolour=blue\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a b\nto=b\nby=hand\nat=1\n",     /* a space */
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=\nto=b\nby=hand\nat=1\n",        /* empty */
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=abcdefghijklmnop\nto=b\nby=hand\nat=1\n",
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1\n\n",     /* empty line */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOT",             /* no at */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\n" BOOT "at=1\n",          /* no by */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1\n",        /* no boot */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nboot=1\nat=1\n", /* no UUID */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=foo\n" BOOT "at=1\n",   /* by */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=253402300800\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=../../x\nto=b\nby=hand\n" BOOT "at=1\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=B\nby=hand\n" BOOT "at=1\n",
+        "name=s\\da\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=1\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=1",         /* no newline */
+        "name=sda\nname=sdb\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=1\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=1\nat=2\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=-1\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=1x\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=1\ncolour=blue\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a b\nto=b\nby=hand\nBOOTat=1\n",     /* a space */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=\nto=b\nby=hand\nBOOTat=1\n",        /* empty */
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=abcdefghijklmnop\nto=b\nby=hand\nBOOTat=1\n",
+        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOTat=1\n\n",     /* empty line */
 };
 
 START_TEST(test_not_a_record) {
@@ -107,6 +116,39 @@ START_TEST(test_same_disk) {
 }
 END_TEST
 
+/* The last second RFC 3339 writes is a time a record may have. */
+START_TEST(test_at_max) {
+        char text[RECORD_FILE_MAX];
+        struct record r = parsed(sample);
+
+        r.at = RECORD_AT_MAX;
+        ck_assert_int_gt(record_format(&r, text, sizeof(text)), 0);
+        ck_assert_int_eq(parsed(text).at, RECORD_AT_MAX);
+        record_time(r.at, text, sizeof(text));
+        ck_assert_str_eq(text, "9999-12-31T23:59:59Z");
+}
+END_TEST
+
+/* Which records are this disk's this boot. */
+START_TEST(test_match) {
+        static const char boot[] = "0b3a1e2c-6f4d-4e5a-9c8b-7d6e5f4a3b2c";
+        struct record r = parsed(sample), now = r;
+
+        ck_assert_int_eq(record_match(&r, &now, boot), RECORD_THIS_DISK);
+        ck_assert_int_eq(record_match(&r, &now, "1b3a1e2c-6f4d-4e5a-9c8b-7d6e5f4a3b2c"),
+                         RECORD_OTHER_BOOT);
+        ck_assert_int_eq(record_match(&r, &now, ""), RECORD_OTHER_BOOT);
+        strcpy(now.diskseq, "10");
+        ck_assert_int_eq(record_match(&r, &now, boot), RECORD_OTHER_DISK);
+        /* A kernel with diskseq gives every disk one: a record without is no record of ours. */
+        r.diskseq[0] = '\0';
+        ck_assert_int_eq(record_match(&r, &now, boot), RECORD_NO_DISKSEQ);
+        /* A kernel without: the DEVPATH and the device number. */
+        now.diskseq[0] = '\0';
+        ck_assert_int_eq(record_match(&r, &now, boot), RECORD_THIS_DISK);
+}
+END_TEST
+
 START_TEST(test_time) {
         char at[32];
 
@@ -135,6 +177,8 @@ Suite *record_suite(void) {
         tcase_add_test(tc, test_no_diskseq);
         tcase_add_loop_test(tc, test_not_a_record, 0, (int) (sizeof(not_records) / sizeof(not_records[0])));
         tcase_add_test(tc, test_same_disk);
+        tcase_add_test(tc, test_at_max);
+        tcase_add_test(tc, test_match);
         tcase_add_test(tc, test_time);
         suite_add_tcase(s, tc);
         return s;

@@ -104,9 +104,17 @@ int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *at
 
 int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
                                          const char *value) {
+        const char *after = getenv("HYPERV_SCHEDULER_TEST_AFTER_WRITE");
+        int r;
+
         if (write_error)
                 return -write_error;
-        return __real_udev_device_set_sysattr_value(dev, attr, value);
+        r = __real_udev_device_set_sysattr_value(dev, attr, value);
+        /* HYPERV_SCHEDULER_TEST_AFTER_WRITE: a shell command run right after the write, as a
+         * udev event for the disk can run the helper there (record.sh). */
+        if (after && system(after) != 0)
+                return -EIO;
+        return r;
 }
 
 /* The fault point of the report, which is built in memory before it is written: linked with

@@ -16,27 +16,35 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 	records=$work/records
 	mkdir -m 0755 "$records"
 	record=$records/sda
-	# guest [--ro] ARGS...: the test build over the fake Azure guest, $records as its
-	# /run/hyperv-scheduler (--ro: read-only), the read-back of a write reading $readback,
-	# HYPERV_SCHEDULER_BY=$by, under a `timeout "$hang_limit"` guard (a FIFO as a record).
-	readback=$work/on-none by=
+	# guest [--ro|--link|--fresh] ARGS...: the test build over the fake Azure guest, $records
+	# as its /run/hyperv-scheduler (--ro: read-only; --link: a symbolic link to $records in
+	# its place; --fresh: none, the helper makes it, under umask 077, and the modes of the
+	# directory and of sda's record go to $work/modes), the read-back of a write reading
+	# $readback, HYPERV_SCHEDULER_BY=$by, HYPERV_SCHEDULER_TEST_AFTER_WRITE=$after, under a
+	# `timeout "$hang_limit"` guard (a FIFO as a record).
+	readback=$work/on-none by='' after=''
 	guest() {
-		local ro=''
-		[ "$1" != --ro ] || {
-			ro=,ro
-			shift
-		}
+		local how=''
+		case $1 in --ro | --link | --fresh) how=$1 && shift ;; esac
 		# shellcheck disable=SC2016 # expanded by the inner shell
-		on hyperv-guest "$azure" sh -c 'dir=$1 ro=$2
-			shift 2
-			mkdir /run/hyperv-scheduler && mount --bind "$dir" /run/hyperv-scheduler &&
-				mount -o "remount,bind$ro" /run/hyperv-scheduler && exec "$@"' sh "$records" "$ro" \
+		on hyperv-guest "$azure" sh -c 'dir=$1 how=$2 modes=$3
+			shift 3
+			case $how in
+			--link) ln -s "$dir" /run/hyperv-scheduler ;;
+			--fresh) umask 077 && "$@"; s=$?
+				stat -c %a /run/hyperv-scheduler /run/hyperv-scheduler/sda >"$modes"
+				exit $s ;;
+			*) mkdir /run/hyperv-scheduler && mount --bind "$dir" /run/hyperv-scheduler &&
+				mount -o "remount,bind${how:+,ro}" /run/hyperv-scheduler ;;
+			esac && exec "$@"' sh "$records" "$how" "$work/modes" \
 			env HYPERV_SCHEDULER_TEST_READBACK="$readback" HYPERV_SCHEDULER_BY="$by" \
+			HYPERV_SCHEDULER_TEST_AFTER_WRITE="$after" \
 			timeout "$hang_limit" "$TESTFACTS" -c "$conf" "$@"
 	}
 	# on_sched TEXT: sda's scheduler file as the kernel would show it.
 	on_sched() { printf '%s\n' "$1" >"$sda_sched"; }
 	seq_of_sda=$(cat "$azure/sys/class/block/sda/diskseq")
+	boot=$(cat /proc/sys/kernel/random/boot_id)
 
 	check "a disk changed by hand: exit 0" -- exits 0 guest sda
 	check "  the change line" -- stdout_is "sda: mq-deadline -> none"
@@ -46,7 +54,8 @@ devpath=$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")
 devnum=8:0
 from=mq-deadline
 to=none
-by=hand"
+by=hand
+boot=$boot"
 	check "  written whole: no file left beside it" -- is "files" "$(ls -A "$records")" sda
 	check "  root's alone to write" -- is "its mode" "$(stat -c %a "$record")" 644
 
@@ -143,6 +152,152 @@ by=hand"
 	check "  silent" -- silent
 	readback=$work/on-none
 	cp "$work/sda_sched" "$sda_sched"
+
+	# The directory itself: root's, writable by root alone, no symbolic link, or no record
+	# in it is read or kept (a user who may write it could swap a record in).
+	cp "$work/sda_sched" "$sda_sched"
+	check "a change, for the cases below: exit 0" -- exits 0 guest sda
+	cp "$record" "$work/record"
+	on_sched '[none] mq-deadline kyber bfq'
+	chmod 0777 "$records"
+	check "a record directory others may write: --json exits 0" -- exits 0 guest --json sda
+	check "  named once, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': writable by another user than root, no record is read or kept"
+	check "  its records not shown" -- json_is "$(disk sda changed)" None
+	check "--undo there: exit 1" -- exits 1 guest --undo
+	check "  the same warning" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': writable by another user than root, no record is read or kept"
+	check "  the disk untouched" -- scheduler_is "$sda_sched" none
+	chmod 0755 "$records"
+	chown nobody "$records"
+	check "a record directory of another user's: --undo exits 1" -- exits 1 guest --undo
+	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': owned by another user than root, no record is read or kept"
+	check "  the disk untouched" -- scheduler_is "$sda_sched" none
+	chown root "$records"
+	check "a symbolic link as the record directory: --undo exits 1" -- exits 1 guest --link --undo
+	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
+	check "  the disk untouched" -- scheduler_is "$sda_sched" none
+	cp "$work/sda_sched" "$sda_sched"
+	rm "$record"
+	check "a change through a symbolic link: made, exit 0" -- exits 0 guest --link sda
+	check "  no record written there" -- is "files" "$(ls -A "$records")" ""
+	check "  and a warning" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
+
+	# A record of another user's, even one only its owner may write.
+	on_sched '[none] mq-deadline kyber bfq'
+	cp "$work/record" "$record"
+	chown nobody "$record"
+	check "a record of another user's, mode 0644: exit 0" -- exits 0 guest --json sda
+	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': owned by another user than root"
+	check "  not shown" -- json_is "$(disk sda changed)" None
+	check "  --undo of it: exit 1" -- exits 1 guest --undo sda
+	check "  the disk untouched" -- scheduler_is "$sda_sched" none
+	rm "$record"
+	cp "$work/record" "$record"
+	ln "$record" "$records/.second-name"
+	check "a record with a second name: --undo exits 1" -- exits 1 guest --undo sda
+	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': a file with more than one name"
+	rm "$records/.second-name"
+
+	# Whatever the umask, the modes a user's report needs.
+	rm -f "$record"
+	cp "$work/sda_sched" "$sda_sched"
+	check "a change under umask 077, no directory yet: exit 0" -- exits 0 guest --fresh sda
+	check "  the directory 0755, the record 0644" -- is "modes" "$(tr '\n' ' ' <"$work/modes")" "755 644 "
+
+	# A record of another boot (a /run that outlived it) is not this boot's.
+	cp "$work/record" "$record"
+	sed -i 's/^boot=.*/boot=00000000-0000-0000-0000-000000000000/' "$record"
+	on_sched '[none] mq-deadline kyber bfq'
+	check "a record of another boot: -v --json exits 0" -- exits 0 guest -v --json sda
+	check "  not shown" -- json_is "$(disk sda changed)" None
+	check "  -v says why" -- stderr_has "sda: a record of another boot, not this disk's"
+	check "  --undo: exit 0" -- exits 0 guest --undo
+	check "  silent" -- silent
+	check "  the disk untouched" -- scheduler_is "$sda_sched" none
+	cp "$work/sda_sched" "$sda_sched"
+	check "  a change over it: exit 0" -- exits 0 guest sda
+	check "  keeps this boot's before, not the old record's" -- \
+		is "the record" "$(grep -E '^(from|boot)=' "$record")" "from=mq-deadline
+boot=$boot"
+	sed -i '/^diskseq=/d' "$record"
+	on_sched '[none] mq-deadline kyber bfq'
+	check "a record without diskseq on a kernel with it: --undo exits 1" -- exits 1 guest --undo
+	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': not a record of hyperv-scheduler"
+	check "  the disk untouched" -- scheduler_is "$sda_sched" none
+
+	# A kernel without diskseq (before 5.15): the DEVPATH and the device number stand for it.
+	rm "$record"
+	mv "$azure/sys/class/block/sda/diskseq" "$work/diskseq"
+	cp "$work/sda_sched" "$sda_sched"
+	check "no diskseq: a change, exit 0" -- exits 0 guest sda
+	check "  its record, without diskseq" -- is "keys" "$(cut -d= -f1 "$record" | tr '\n' ' ')" "name devpath devnum from to by boot at "
+	on_sched '[none] mq-deadline kyber bfq'
+	check "  shown by a report" -- exits 0 guest --json sda
+	check "  as this disk's" -- json_is "$(disk sda changed)['from']" mq-deadline
+	readback=$work/on-deadline
+	check "  --undo: exit 0" -- exits 0 guest --undo
+	check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
+	check "  the record removed" -- is "files" "$(ls -A "$records")" ""
+	readback=$work/on-none
+	mkdir "$azure/sys/class/block/sda/diskseq"
+	cp "$work/sda_sched" "$sda_sched"
+	check "an identity that cannot be read: the change made, exit 0" -- exits 0 guest sda
+	check "  said as a read" -- stderr_is "hyperv-scheduler: cannot read '/sys$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")/diskseq': Is a directory, no record is kept"
+	rmdir "$azure/sys/class/block/sda/diskseq"
+	mv "$work/diskseq" "$azure/sys/class/block/sda/diskseq"
+
+	# --undo's names, and what it cannot use.
+	check "--undo of a name that is none: exit 2" -- exits 2 guest --undo 'sd a'
+	check "  says why" -- stderr_has "hyperv-scheduler: "
+	check "  nothing else" -- is "stdout" "$out" ""
+	cp "$work/sda_sched" "$sda_sched"
+	check "a change, for --undo by path: exit 0" -- exits 0 guest sda
+	on_sched '[none] mq-deadline kyber bfq'
+	check "--undo --dry-run /sys/block/sda: exit 0" -- exits 0 guest --undo --dry-run /sys/block/sda
+	check "  the record of sda" -- stdout_is "sda: none -> mq-deadline (would be undone)"
+	printf 'x\n' >"$records/$(printf 'a\nb')"
+	check "a file named with a newline: --undo --dry-run exits 1" -- exits 1 guest --undo --dry-run
+	check "  named escaped, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/a\\nb': not a record of hyperv-scheduler"
+	rm "$records/$(printf 'a\nb')"
+	cp "$record" "$work/record"
+	sed -i 's/^from=.*/from=bfq/' "$record"
+	printf '[none] mq-deadline kyber\n' >"$sda_sched"
+	check "--undo to a scheduler the disk does not offer: exit 1" -- exits 1 guest --undo --dry-run
+	check "  says why" -- stderr_is "hyperv-scheduler: sda: not undone: it offers no scheduler bfq now"
+	cp "$work/record" "$record"
+	on_sched '[none] mq-deadline kyber bfq'
+	check "--undo whose read-back differs: exit 1" -- exits 1 guest --undo
+	check "  no undone line" -- is "stdout" "$out" ""
+	check "  the record kept" -- is "files" "$(ls -A "$records")" sda
+	check "  says why" -- stderr_has "hyperv-scheduler: "
+
+	# A record --undo cannot remove: the disk is put back all the same, and the next --undo
+	# and a report know it.
+	readback=$work/on-deadline
+	on_sched '[none] mq-deadline kyber bfq'
+	check "--undo with a read-only /run: exit 0" -- exits 0 guest --ro --undo
+	check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
+	check "  the record could not go" -- stderr_is "hyperv-scheduler: cannot remove '/run/hyperv-scheduler/sda': Read-only file system"
+	on_sched 'none [mq-deadline] kyber bfq'
+	check "  the next --undo: exit 0" -- exits 0 guest --undo
+	check "  silent" -- silent
+	check "  and removes it" -- is "files" "$(ls -A "$records")" ""
+	cp "$work/record" "$record"
+	check "  a report on a disk put back: exit 0" -- exits 0 guest --dry-run --json sda
+	check "  shows no change" -- json_is "$(disk sda changed)" None
+
+	# A record written while --undo puts the disk back (a udev event for the disk) is kept.
+	on_sched '[none] mq-deadline kyber bfq'
+	cp "$work/record" "$work/newer"
+	sed -i 's/^at=.*/at=1/' "$work/newer"
+	after="cp $work/newer $records/.new && mv $records/.new $record"
+	check "--undo as a new record comes: exit 0" -- exits 0 guest --undo
+	check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
+	check "  the new record kept" -- has "the record" "$(cat "$record" 2>&1)" "at=1"
+	after=''
+	readback=$work/on-none
+	rm -f "$record"
+	cp "$work/sda_sched" "$sda_sched"
 fi
 
 finish
+
