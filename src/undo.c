@@ -145,12 +145,6 @@ static void undo_all(const struct run_options *o, struct udev *udev, int dir,
                 /* A dot file is a record being written, or no record. */
                 if (de->d_name[0] == '.')
                         continue;
-                /* No kernel name: nothing this program wrote. */
-                if (!kernel_name_valid(de->d_name)) {
-                        record_warn(de->d_name, -EINVAL, 0);
-                        worsen(status, EXIT_FAILED);
-                        continue;
-                }
                 if (!(p = realloc(names, (n + 1) * sizeof(*p))) || !(p[n] = malloc(len))) {
                         names = p ? p : names;
                         log_msg(LOG_ERR, "cannot allocate memory");

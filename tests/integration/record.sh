@@ -19,18 +19,19 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 	# guest [--ro|--link|--fresh] ARGS...: the test build over the fake Azure guest, $records
 	# as its /run/hyperv-scheduler (--ro: read-only; --link: a symbolic link to $records in
 	# its place; --fresh: none, the helper makes it, under umask 077, and the modes of the
-	# directory and of sda's record go to $work/modes), the read-back of a write reading
+	# directory and of sda's record go to $work/modes; --noboot: no boot id to read), the read-back of a write reading
 	# $readback, HYPERV_SCHEDULER_BY=$by, HYPERV_SCHEDULER_TEST_AFTER_WRITE=$after, under a
 	# `timeout "$hang_limit"` guard (a FIFO as a record).
 	readback=$work/on-none by='' after=''
 	guest() {
 		local how=''
-		case $1 in --ro | --link | --fresh) how=$1 && shift ;; esac
+		case $1 in --ro | --link | --fresh | --noboot) how=$1 && shift ;; esac
 		# shellcheck disable=SC2016 # expanded by the inner shell
 		on hyperv-guest "$azure" sh -c 'dir=$1 how=$2 modes=$3
 			shift 3
 			case $how in
 			--link) ln -s "$dir" /run/hyperv-scheduler ;;
+			--noboot) mount --bind /dev/null /proc/sys/kernel/random/boot_id ;;
 			--fresh) umask 077 && "$@"; s=$?
 				stat -c %a /run/hyperv-scheduler /run/hyperv-scheduler/sda >"$modes"
 				exit $s ;;
@@ -202,6 +203,11 @@ boot=$boot"
 	cp "$work/sda_sched" "$sda_sched"
 	check "a change under umask 077, no directory yet: exit 0" -- exits 0 guest --fresh sda
 	check "  the directory 0755, the record 0644" -- is "modes" "$(tr '\n' ' ' <"$work/modes")" "755 644 "
+
+	cp "$work/sda_sched" "$sda_sched"
+	check "no boot id to read: the change made, exit 0" -- exits 0 guest --noboot sda
+	check "  the change line" -- stdout_is "sda: mq-deadline -> none"
+	check "  no record, and why" -- stderr_is "hyperv-scheduler: cannot read '/proc/sys/kernel/random/boot_id', no record is kept"
 
 	# A record of another boot (a /run that outlived it) is not this boot's.
 	cp "$work/record" "$record"
