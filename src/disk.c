@@ -76,14 +76,29 @@ int disk_open_event(struct udev *udev, const char *syspath, struct udev_device *
 #define LONGEST_ATTR "queue/scheduler"
 
 /* attr of the device at syspath, the trailing newline cut, in buf; NULL when it cannot be
- * read. disk_read() made sure that every attribute's path fits. */
-static const char *read_attr(const char *syspath, const char *attr, char *buf, size_t size) {
+ * read, and then in *error (where not NULL) 0 when it is absent, else the negative errno, with
+ * *type the st_mode of what is no regular file. disk_read() made sure that every attribute's
+ * path fits. */
+static const char *read_attr(const char *syspath, const char *attr, char *buf, size_t size,
+                             int *error, unsigned *type) {
         char path[PATH_MAX];
+        struct stat st;
         size_t n;
+        long r;
 
         snprintf(path, sizeof(path), "%s/%s", syspath, attr);
-        if (read_file_bounded(path, buf, size) < 0)
+        r = read_file_bounded(path, buf, size);
+        if (r < 0) {
+                if (!error)
+                        return NULL;
+                /* Absent, or gone with its disk (ENODEV), as a write takes them (WRITE_VANISHED). */
+                *error = r == -ENOENT || r == -ENODEV ? 0 : (int) r;
+                /* What it is, only for the message: read_file_typed(), which says it, is the
+                 * read-back's, which the test build redirects (tests/README.md). */
+                if (r == -EBADFD && stat(path, &st) == 0)
+                        *type = (unsigned) st.st_mode;
                 return NULL;
+        }
         n = strlen(buf);
         while (n > 0 && buf[n - 1] == '\n')
                 buf[--n] = '\0';
@@ -125,12 +140,15 @@ int disk_read(const char *syspath, bool event, struct disk_facts *f, struct disk
          * it. Otherwise: only partitions have a "partition" attribute, cheaper than parsing
          * the whole uevent file for DEVTYPE. */
         f->is_disk = devtype ? streq(devtype, "disk")
-                             : !read_attr(syspath, "partition", b->zoned, sizeof(b->zoned));
+                             : !read_attr(syspath, "partition", b->zoned, sizeof(b->zoned), NULL,
+                                          NULL);
         f->other_devtype = devtype && !f->is_disk && !streq(devtype, "partition");
         if (!f->is_disk)
                 return 0;
-        f->scheduler = read_attr(syspath, LONGEST_ATTR, b->scheduler, sizeof(b->scheduler));
-        f->zoned = read_attr(syspath, "queue/zoned", b->zoned, sizeof(b->zoned));
+        /* One that is there but cannot be read is no bio-based disk's absent file. */
+        f->scheduler = read_attr(syspath, LONGEST_ATTR, b->scheduler, sizeof(b->scheduler),
+                                 &f->scheduler_error, &f->scheduler_type);
+        f->zoned = read_attr(syspath, "queue/zoned", b->zoned, sizeof(b->zoned), NULL, NULL);
         f->opted_out = event && streq(getenv("HYPERV_SCHEDULER"), "skip");
         return 0;
 }

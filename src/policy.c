@@ -11,6 +11,7 @@ static const char *const reason_names[] = {
         [REASON_PARTITION] = "partition",
         [REASON_NOT_DISK] = "not-disk",
         [REASON_NO_SCHEDULER] = "no-scheduler",
+        [REASON_UNREADABLE] = "unreadable",
         [REASON_ZONED] = "zoned",
         [REASON_EXCLUDED] = "excluded",
         [REASON_OPTED_OUT] = "opted-out",
@@ -42,7 +43,7 @@ const char *policy_rule_skips(const struct disk_facts *d) {
                 if (d->name && fnmatch(rule_kernel_skip[i], d->name, 0) == 0)
                         return rule_kernel_kind[i];
         /* The rule's TEST!="queue/scheduler". */
-        if (d->is_disk && !d->scheduler)
+        if (d->is_disk && !d->scheduler && !d->scheduler_error)
                 return "bio-based";
         return NULL;
 }
@@ -62,6 +63,9 @@ static enum reason disk_reason(const struct config *c, const struct disk_facts *
         /* A partition's requests are scheduled by its disk's queue. */
         if (!d->is_disk)
                 return d->other_devtype ? REASON_NOT_DISK : REASON_PARTITION;
+        /* Not known to be absent: nothing about it can be decided, and a write would be blind. */
+        if (d->scheduler_error)
+                return REASON_UNREADABLE;
         if (!d->scheduler)
                 return REASON_NO_SCHEDULER;
         if (parsed < 0) {

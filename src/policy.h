@@ -21,6 +21,7 @@ enum reason {
         REASON_PARTITION,
         REASON_NOT_DISK,
         REASON_NO_SCHEDULER,
+        REASON_UNREADABLE,
         REASON_ZONED,
         REASON_EXCLUDED,
         REASON_OPTED_OUT,
@@ -30,12 +31,14 @@ enum reason {
 };
 
 struct disk_facts {
-        const char *name;      /* kernel name */
-        bool is_disk;          /* DEVTYPE=disk */
-        bool other_devtype;    /* the event's DEVTYPE is neither disk nor partition */
-        const char *scheduler; /* queue/scheduler, NULL when absent */
-        const char *zoned;     /* queue/zoned, NULL when absent */
-        bool opted_out;        /* udev property HYPERV_SCHEDULER=skip */
+        const char *name;        /* kernel name */
+        bool is_disk;            /* DEVTYPE=disk */
+        bool other_devtype;      /* the event's DEVTYPE is neither disk nor partition */
+        const char *scheduler;   /* queue/scheduler, NULL when absent or unreadable */
+        int scheduler_error;     /* negative errno when it is there but cannot be read, else 0 */
+        unsigned scheduler_type; /* then the st_mode of what is no regular file, else 0 */
+        const char *zoned;       /* queue/zoned, NULL when absent */
+        bool opted_out;          /* udev property HYPERV_SCHEDULER=skip */
 };
 
 struct disk_decision {
@@ -67,6 +70,7 @@ extern const char *const rule_kernel_skip[];
 extern const size_t n_rule_kernel_skip;
 
 /* Why the rule never starts the helper for this whole disk: the kind of name on its KERNEL list
- * ("loop", "zram", ...), "bio-based" for a disk without queue/scheduler; NULL when it does. The
- * report leaves those out unless asked. */
+ * ("loop", "zram", ...), "bio-based" for a disk without queue/scheduler (not one whose file
+ * cannot be read: the rule's TEST finds that); NULL when it does. The report leaves those out
+ * unless asked. */
 const char *policy_rule_skips(const struct disk_facts *d);

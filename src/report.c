@@ -68,6 +68,8 @@ bool report_check_fails(char *buf, size_t size, const struct disk_result *d) {
                 return false;
         if (d->decision.problem)
                 snprintf(buf, size, "%s: %s", d->name, d->decision.problem);
+        else if (d->decision.reason == REASON_UNREADABLE)
+                snprintf(buf, size, "%s: %s", d->name, d->error);
         else if (result_action(d) == ACTION_WOULD_CHANGE)
                 snprintf(buf, size, "%s: on %s, wants %s", d->name, now ? now : "?",
                          d->decision.target);
@@ -124,6 +126,13 @@ void report_write_error(char *buf, size_t size, const char *syspath, const char 
                 buf[0] = '\0';
                 break;
         }
+}
+
+void report_read_error(char *buf, size_t size, const char *syspath, int error, unsigned type) {
+        char tail[160];
+
+        snprintf(tail, sizeof(tail), ": %s", read_error_text(error, type));
+        scheduler_message(buf, size, "read", syspath, tail);
 }
 
 void report_name_error(char *buf, size_t size, const char *arg, const char *why) {

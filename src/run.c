@@ -241,6 +241,15 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
         dd = &d->decision;
         copy_string(d->name, df.name ? df.name : "", sizeof(d->name));
         policy_disk(c, &df, dd);
+        /* Left alone, but for no reason a disk may have: the run fails, and says why once, in
+         * the report or --check's line where there is one. */
+        if (dd->reason == REASON_UNREADABLE) {
+                report_read_error(d->error, sizeof(d->error), udev_device_get_syspath(dev),
+                                  df.scheduler_error, df.scheduler_type);
+                worsen(res, EXIT_FAILED);
+                if (!o->dry_run && !o->json)
+                        log_msg(LOG_ERR, "%s", d->error);
+        }
         if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
                 const struct machine_verdict *v = machine_verdict(m, udev, full);
 
@@ -457,7 +466,7 @@ static int show_report(const struct run_options *o, const struct machine *m,
 /* --check: each disk that fails it fails the run; without --json, one line each says why.
  * Returns 0, or a negative errno when the lines cannot be written. */
 static int check_disks(const struct run_options *o, struct results *res) {
-        char *text = NULL, line[sizeof(res->disks[0].name) + 256];
+        char *text = NULL, line[sizeof(res->disks[0].name) + sizeof(res->disks[0].error) + 2];
         size_t len = 0;
         FILE *f = o->json ? NULL : open_memstream(&text, &len);
         int ret = 0;
@@ -488,7 +497,8 @@ static int check_disks(const struct run_options *o, struct results *res) {
 /* The event's own disk, as the policy sees it, read as the run with libudev reads it
  * (disk_read()) but without libudev: only for a run under udev, for the event's own disk, with
  * no report. False when that does not apply, when the event's device is no block device, or
- * when its attributes' paths do not fit (the run with libudev then says so). */
+ * when its attributes' paths do not fit or its scheduler cannot be read (the run with libudev
+ * then says so). */
 static bool event_disk_early(const struct run_options *o, const struct config *c,
                              struct disk_decision *dd) {
         char buf[KERNEL_NAME_MAX];
@@ -501,7 +511,7 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
             disk_read(o->event_syspath, true, &df, &bufs) < 0)
                 return false;
         policy_disk(c, &df, dd);
-        return true;
+        return dd->reason != REASON_UNREADABLE;
 }
 
 /* The event settled without libudev: its disk left alone or already on its target, or, in

@@ -1,7 +1,9 @@
 /* Per-disk policy: each reason in its order of precedence, and the target. A case that skips a
  * disk also breaks as many of the later checks as it can, so a reason asked too late shows up. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "policy.h"
 #include "files.h"
@@ -88,6 +90,28 @@ static const struct policy_case cases[] = {
                           .opted_out = true },
                 BAD_CONFIG,
                 .decision = DECISION_SKIP, .reason = REASON_NO_SCHEDULER,
+        },
+        {
+                /* Not known to be absent: no bio-based disk, and no disk to write blind. */
+                .name = "queue/scheduler there but unreadable, whatever else",
+                .mode = MODE_AUTO, BAD_MACHINE,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler_error = -EACCES,
+                          .zoned = "host-managed", .opted_out = true },
+                BAD_CONFIG,
+                .decision = DECISION_SKIP, .reason = REASON_UNREADABLE,
+        },
+        {
+                .name = "unreadable queue/scheduler on a Hyper-V guest, mode always",
+                .mode = MODE_ALWAYS, GUEST,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler_error = -EBADFD,
+                          .scheduler_type = S_IFIFO, .zoned = "none" },
+                .decision = DECISION_SKIP, .reason = REASON_UNREADABLE,
+        },
+        {
+                .name = "mode off: disabled, an unreadable queue/scheduler too",
+                .mode = MODE_OFF, GUEST,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler_error = -EISDIR },
+                .decision = DECISION_SKIP, .reason = REASON_DISABLED,
         },
         {
                 .name = "bare none, no brackets: a queue that takes no scheduler (bio-based)",
@@ -427,6 +451,7 @@ START_TEST(reason_names_match_json_contract) {
         ck_assert_str_eq(reason_name(REASON_PARTITION), "partition");
         ck_assert_str_eq(reason_name(REASON_NOT_DISK), "not-disk");
         ck_assert_str_eq(reason_name(REASON_NO_SCHEDULER), "no-scheduler");
+        ck_assert_str_eq(reason_name(REASON_UNREADABLE), "unreadable");
         ck_assert_str_eq(reason_name(REASON_ZONED), "zoned");
         ck_assert_str_eq(reason_name(REASON_EXCLUDED), "excluded");
         ck_assert_str_eq(reason_name(REASON_OPTED_OUT), "opted-out");
@@ -448,6 +473,9 @@ static const struct {
         { { .name = "pmem0", .is_disk = true }, "pmem" },
         /* The rule's TEST!="queue/scheduler": bio-based disks of other names. */
         { { .name = "vda", .is_disk = true }, "bio-based" },
+        /* A file the rule's TEST finds, whatever reading it says. */
+        { { .name = "vda", .is_disk = true, .scheduler_error = -EACCES }, NULL },
+        { { .name = "loop0", .is_disk = true, .scheduler_error = -EACCES }, "loop" },
         { { .name = "sda", .is_disk = true, .scheduler = "[mq-deadline] none" }, NULL },
         { { .name = "nvme0n1", .is_disk = true, .scheduler = "[none]" }, NULL },
         { { .name = "dmx", .is_disk = true, .scheduler = "[none]" }, NULL },

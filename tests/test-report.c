@@ -114,6 +114,27 @@ START_TEST(write_error_message_is_exact) {
 }
 END_TEST
 
+/* A queue/scheduler that is there but cannot be read: what it is, as the config's messages say. */
+static const struct {
+        int error;
+        unsigned type;
+        const char *message;
+} read_errors[] = {
+        { -EACCES, 0, "cannot read '" SYSPATH "/queue/scheduler': Permission denied" },
+        { -EISDIR, 0, "cannot read '" SYSPATH "/queue/scheduler': Is a directory" },
+        { -EBADFD, S_IFIFO, "cannot read '" SYSPATH "/queue/scheduler': a FIFO, not a regular file" },
+        { -EIO, 0, "cannot read '" SYSPATH "/queue/scheduler': Input/output error" },
+};
+
+START_TEST(read_error_message_is_exact) {
+        char msg[320];
+
+        memset(msg, 'x', sizeof(msg));
+        report_read_error(msg, sizeof(msg), SYSPATH, read_errors[_i].error, read_errors[_i].type);
+        ck_assert_str_eq(msg, read_errors[_i].message);
+}
+END_TEST
+
 static const struct {
         const char *arg, *why, *message;
 } names[] = {
@@ -681,6 +702,50 @@ START_TEST(check_fails_only_for_a_disk_the_rule_acts_on) {
 }
 END_TEST
 
+/* A disk whose queue/scheduler cannot be read: no bio-based disk the rule skips, but one it runs
+ * for, which --check fails with its error, and the report names. */
+static void unreadable_disk(struct disk_result *d, const char *name) {
+        memset(d, 0, sizeof(*d));
+        copy_string(d->name, name, sizeof(d->name));
+        d->decision.decision = DECISION_SKIP;
+        d->decision.reason = REASON_UNREADABLE;
+        d->decision.available.current = -1;
+        d->hw_queues = 1;
+        report_read_error(d->error, sizeof(d->error), SYSPATH, -EACCES, 0);
+}
+
+START_TEST(check_fails_for_a_disk_that_cannot_be_read) {
+        struct disk_result d;
+        char line[sizeof(d.name) + sizeof(d.error) + 2];
+
+        unreadable_disk(&d, "sda");
+        ck_assert(report_check_fails(line, sizeof(line), &d));
+        ck_assert_str_eq(line, "sda: cannot read '" SYSPATH "/queue/scheduler': Permission denied");
+        /* The rule never runs for a loop device, whatever its file. */
+        d.rule_skips = "loop";
+        ck_assert(!report_check_fails(line, sizeof(line), &d));
+}
+END_TEST
+
+START_TEST(report_names_a_disk_that_cannot_be_read) {
+        char *out;
+
+        unreadable_disk(&disks[0], "sda");
+        report.n_disks = 1;
+        out = output(report_text);
+        ck_assert_msg(strstr(out, "\nsda     1       -             -             skipped       "
+                                  "unreadable\nsda: cannot read '" SYSPATH "/queue/scheduler': "
+                                  "Permission denied\n"), "%s", out);
+        free(out);
+        out = output(report_json);
+        ck_assert_msg(strstr(out, "\"kernel_default\": null, \"rule_skips\": null, \"target\": "
+                                  "null, \"action\": \"skipped\", \"reason\": \"unreadable\", "
+                                  "\"error\": \"cannot read '" SYSPATH "/queue/scheduler': "
+                                  "Permission denied\", \"changed\": null}"), "%s", out);
+        free(out);
+}
+END_TEST
+
 START_TEST(json_report_ends_with_the_check) {
         char *out;
         const char *tail;
@@ -708,6 +773,7 @@ Suite *report_suite(void) {
         tc = tcase_create("messages");
         tcase_add_loop_test(tc, change_line_names_the_old_scheduler, 0, ELEMENTSOF(changes));
         tcase_add_loop_test(tc, write_error_message_is_exact, 0, ELEMENTSOF(errors));
+        tcase_add_loop_test(tc, read_error_message_is_exact, 0, ELEMENTSOF(read_errors));
         tcase_add_test(tc, syspath_is_escaped_in_write_errors);
         tcase_add_test(tc, long_syspath_keeps_the_explanation);
         tcase_add_loop_test(tc, name_error_message_is_exact, 0, ELEMENTSOF(names));
@@ -732,6 +798,8 @@ Suite *report_suite(void) {
         tcase_add_loop_test(tc, linux_version_is_read_from_the_release, 0, ELEMENTSOF(releases));
         tcase_add_test(tc, json_report_ends_with_the_check);
         tcase_add_loop_test(tc, check_fails_only_for_a_disk_the_rule_acts_on, 0, ELEMENTSOF(checks));
+        tcase_add_test(tc, check_fails_for_a_disk_that_cannot_be_read);
+        tcase_add_test(tc, report_names_a_disk_that_cannot_be_read);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("queues");

@@ -57,6 +57,7 @@ static void check_policy(const char *text, int parsed, const struct sched_list *
         check_list(&out.available);
         FUZZ_CHECK(parsed == 0 || out.available.n == 0, "a list that does not parse has names");
         FUZZ_CHECK(parsed < 0 || out.available.n == l->n, "the policy parsed another list");
+        FUZZ_CHECK(out.reason != REASON_UNREADABLE, "a scheduler file read is called unreadable");
         if (out.reason != REASON_NONE) {
                 FUZZ_CHECK(out.decision == DECISION_SKIP && !out.target, "skipped with a target");
                 FUZZ_CHECK(reason_name(out.reason), "reason %d has no name", (int) out.reason);

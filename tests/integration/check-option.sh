@@ -105,6 +105,45 @@ sr0: on mq-deadline, wants none"
 	printf '%%%%$#@!\n' >"$tree/sys/class/block/sda/queue/scheduler"
 	check "a scheduler file that is no list: exit 1" -- exits 1 guest "$tree" -c "$auto" --check
 	check "  says so" -- stdout_is "sda: queue/scheduler is not a list of scheduler names"
+
+	# A scheduler file that cannot be read fails it with its error, said once, and is no
+	# bio-based disk the rule never runs for.
+	sda_sched=$tree/sys/class/block/sda/queue/scheduler
+	sda_path=/sys/$(cd -P "$tree/sys/class/block/sda" && pwd | sed "s|^$tree/sys/||")
+	while IFS='|' read -r what make why; do
+		rm -rf "$sda_sched"
+		eval "$make"
+		check "a scheduler file that is $what: exit 1" -- exits 1 guest "$tree" -c "$auto" --check sda sdb
+		check "  says why, for sda alone" -- stdout_is "sda: cannot read '$sda_path/queue/scheduler': $why"
+		check "  nothing on stderr" -- stderr_is ""
+	done <<'TABLE'
+a directory|mkdir "$sda_sched"|Is a directory
+a FIFO|mkfifo "$sda_sched"|a FIFO, not a regular file
+TABLE
+	check "  --check --json: exit 1" -- exits 1 guest "$tree" -c "$auto" --check --json sda
+	check "    the check fails, naming sda" -- json_is "d['check']" "{'ok': False, 'failing': ['sda']}"
+	check "    sda is unreadable, no bio-based disk" -- \
+		json_is "$(disk sda action)+'/'+$(disk sda reason)+'/'+str($(disk sda rule_skips))" \
+		skipped/unreadable/None
+	rm -rf "$sda_sched"
+	printf '[mq-deadline] none\n' >"$sda_sched"
+	if need_unreadable "--check of a scheduler file that cannot be read" "$TESTFACTS"; then
+		chmod "$unreadable" "$sda_sched"
+		check "a scheduler file that cannot be read: exit 1" -- exits 1 on hyperv-guest "$tree" \
+			"${as_reader[@]}" "$TESTFACTS" -c "$auto" --check sda
+		check "  says why" -- stdout_is "sda: cannot read '$sda_path/queue/scheduler': Permission denied"
+		chmod 0644 "$sda_sched"
+	fi
+
+	# A config that cannot be read changes nothing, and fails the check, whatever the disks.
+	cfg=$work/check.conf
+	mkdir "$cfg"
+	check "a config that cannot be read, sdb on none: exit 1" -- exits 1 guest "$tree" -c "$cfg" --check sdb
+	check "  says why" -- stderr_is "hyperv-scheduler: cannot read '$cfg': Is a directory, nothing is changed"
+	check "  no disk named" -- stdout_is ""
+	check "  --check --json: exit 1" -- exits 1 guest "$tree" -c "$cfg" --check --json sdb
+	check "    the check fails, no disk failing" -- json_is "d['check']" "{'ok': False, 'failing': []}"
+	check "    the config cannot be read" -- json_is "d['policy']['config_unreadable']" True
 fi
 
 finish

@@ -97,6 +97,53 @@ TABLE
 	cp "$work/sda_sched" "$sda_sched"
 	check "the odd-input runs wrote nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
 
+	# A scheduler file that is there but cannot be read is no absent one (a bio-based disk's):
+	# the run fails and says why, and nothing is written. A FIFO never blocks the read.
+	rm "$sda_sched"
+	check "no scheduler file at all: exit 0" -- exits 0 guest "$azure" -c "$conf" --dry-run --json sda
+	check "  sda has no scheduler" -- disk_is sda skipped/no-scheduler
+	check "  bio-based, as the rule sees it" -- json_is "$(disk sda rule_skips)" bio-based
+	while IFS='|' read -r what make why; do
+		rm -rf "$sda_sched"
+		eval "$make"
+		before=$(tree_sum "$azure")
+		check "scheduler file $what: exit 1" -- exits 1 on hyperv-guest "$azure" \
+			timeout "$hang_limit" "$TESTFACTS" -c "$conf" --dry-run --json sda
+		check "  sda is unreadable" -- disk_is sda skipped/unreadable
+		check "  no bio-based disk" -- json_is "$(disk sda rule_skips)" None
+		check "  the error says why" -- json_is "$(disk sda error)" \
+			"cannot read '$sda_path/queue/scheduler': $why"
+		check "  said once, in the report" -- stderr_is ""
+		check "  a write run: exit 1" -- exits 1 on hyperv-guest "$azure" \
+			timeout "$hang_limit" "$TESTFACTS" -c "$conf" sda
+		check "    says why" -- stderr_is "hyperv-scheduler: cannot read '$sda_path/queue/scheduler': $why"
+		check "    writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	done <<'TABLE'
+a directory|mkdir "$sda_sched"|Is a directory
+a FIFO|mkfifo "$sda_sched"|a FIFO, not a regular file
+TABLE
+	# Under udev the read without libudev (DEVPATH) must not settle it as left alone.
+	if need_mounts "under udev a scheduler file that cannot be read" /dev; then
+		rm -rf "$sda_sched"
+		mkdir "$sda_sched"
+		check "under udev a scheduler file that is a directory: exit 1" -- exits 0 on hyperv-guest \
+			"$azure" env DEVPATH="${sda_path#/sys}" DEVTYPE=disk "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+		check "  is an error: logged, exit 1" -- stdout_is "syslog <27> cannot read '$sda_path/queue/scheduler': Is a directory
+exit 1"
+	fi
+	rm -rf "$sda_sched"
+	cp "$work/sda_sched" "$sda_sched"
+	# Unreadable: root's 0400 file, the helper run as nobody; or a build user's 0000 file.
+	if need_unreadable "a scheduler file that cannot be read" "$TESTFACTS"; then
+		chmod "$unreadable" "$sda_sched"
+		check "a scheduler file that cannot be read: exit 1" -- exits 1 on hyperv-guest "$azure" \
+			"${as_reader[@]}" "$TESTFACTS" -c "$conf" --dry-run --json sda
+		check "  sda is unreadable" -- disk_is sda skipped/unreadable
+		check "  the error says why" -- json_is "$(disk sda error)" \
+			"cannot read '$sda_path/queue/scheduler': Permission denied"
+		chmod 0644 "$sda_sched"
+	fi
+
 	# DMI with non-UTF-8 bytes and 64 KiB of text: escaped in text, valid JSON.
 	dmi=$azure/sys/class/dmi/id
 	cp "$dmi/sys_vendor" "$work/sys_vendor"
