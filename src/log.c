@@ -79,6 +79,7 @@ static int syslog_connect(bool *stream) {
 
 static struct {
         int fd, kmsg;
+        unsigned kmsg_lines; /* written through kmsg */
         bool opened, kmsg_opened, stream, given_up;
 } sys_log;
 
@@ -106,13 +107,28 @@ static bool to_syslog_socket(const char *msg, size_t len) {
         return false;
 }
 
+/* The kernel limits the lines written through one open file of /dev/kmsg to 10 in 5 seconds
+ * and drops the rest, write() still reporting success (Linux 6.12, kernel/printk/printk.c:
+ * devkmsg_open() gives each open file its own ratelimit_default_init(), devkmsg_write()
+ * checks it unless printk.devkmsg=on): the file is opened anew before it has taken that many. */
+#define KMSG_LINES_PER_OPEN 10
+
 /* One line to the kernel's log, in the form udev's own helpers use (systemd src/basic/log.c,
  * write_to_kmsg()). */
 static bool to_kmsg(const char *msg, size_t len) {
+        if (sys_log.kmsg_opened && sys_log.kmsg_lines == KMSG_LINES_PER_OPEN) {
+                if (sys_log.kmsg >= 0)
+                        close(sys_log.kmsg);
+                sys_log.kmsg_opened = false;
+        }
         if (!sys_log.kmsg_opened) {
                 sys_log.kmsg_opened = true;
-                sys_log.kmsg = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+                sys_log.kmsg_lines = 0;
+                /* O_APPEND: a plain file in its place (a test's) keeps every line too. */
+                sys_log.kmsg = open("/dev/kmsg",
+                                    O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
         }
+        sys_log.kmsg_lines++;
         return sys_log.kmsg >= 0 && write(sys_log.kmsg, msg, len) == (ssize_t) len;
 }
 
