@@ -1,9 +1,10 @@
 #!/bin/bash
-# make mutants: each one-place break of src/ listed in tests/mutants.txt must fail the tests that
-# guard it, one integration script and the unit tests. Every mutant is applied to a copy of the
-# tree, never to this one. Fails when a mutant survives, does not build, or when its original
-# text is not found exactly once in its file: a change of src/ then fails here loudly, and the
-# list is brought up to date with it. Needs root, as `make check` in CI does.
+# make mutants: each one-place break of src/ or of the packages' scripts (debian/, packaging/)
+# listed in tests/mutants.txt must fail the tests that guard it, one integration script and the
+# unit tests. Every mutant is applied to a copy of the tree, never to this one. Fails when a
+# mutant survives, does not build, or when its original text is not found exactly once in its
+# file: a change of that file then fails here loudly, and the list is brought up to date with it.
+# Needs root, as `make check` in CI does.
 #
 # MUTANTS_JOBS (default 2) copies work at once, MUTANTS_TIMEOUT (default 300) seconds bound each
 # test run: one that hangs is a kill. MUTANTS_ONLY=TEXT runs only the mutants whose header
@@ -73,8 +74,8 @@ run=()
 for ((i = 0; i < total; i++)); do
 	why=''
 	case ${files[i]} in
-	src/*) [ -f "${files[i]}" ] || why="no file ${files[i]}" ;;
-	*) why="${files[i]} is not in src/" ;;
+	src/* | debian/* | packaging/*) [ -f "${files[i]}" ] || why="no file ${files[i]}" ;;
+	*) why="${files[i]} is not in src/, debian/ or packaging/" ;;
 	esac
 	[ -f "tests/integration/${guards[i]}" ] || why+="${why:+; }no tests/integration/${guards[i]}"
 	[ -n "${origs[i]}" ] || why+="${why:+; }no original text"
@@ -89,7 +90,7 @@ for ((i = 0; i < total; i++)); do
 	fi
 	[[ ${titles[i]} != *"${MUTANTS_ONLY:-}"* ]] || run+=("$i")
 done
-[ "$bad" = 0 ] || die "$bad of $total mutants in $list do not apply to this tree: update the list with src/"
+[ "$bad" = 0 ] || die "$bad of $total mutants in $list do not apply to this tree: update the list with the tree"
 [ "${#run[@]}" -gt 0 ] || die "no mutant's header contains '${MUTANTS_ONLY:-}'"
 
 build() { make -C "$1" -s all tests/unit tests/hyperv-scheduler-testfacts tests/fuzz-json-replay >"$1.build" 2>&1; }
