@@ -260,6 +260,20 @@ boot=$boot"
 	on_sched '[none] mq-deadline kyber bfq'
 	check "--undo --dry-run /sys/block/sda: exit 0" -- exits 0 guest --undo --dry-run /sys/block/sda
 	check "  the record of sda" -- stdout_is "sda: none -> mq-deadline (would be undone)"
+	# An AoE disk: the kernel's name etherd!e0.0, libudev's sysname etherd/e0.0 (events.sh).
+	aoe_name='etherd!e0.0' aoe_dir=$azure/sys/devices/virtual/block/etherd!e0.0
+	cp -a "$azure/sys/devices/virtual/block/loop0" "$aoe_dir"
+	printf 'MAJOR=152\nMINOR=0\nDEVNAME=etherd/e0.0\nDEVTYPE=disk\n' >"$aoe_dir/uevent"
+	echo 152:0 >"$aoe_dir/dev"
+	ln -s "../../devices/virtual/block/$aoe_name" "$azure/sys/class/block/$aoe_name"
+	ln -s "../devices/virtual/block/$aoe_name" "$azure/sys/block/$aoe_name"
+	printf '[none] mq-deadline kyber bfq\n' >"$aoe_dir/queue/scheduler"
+	sed -e "s/^name=.*/name=$aoe_name/" -e "s/^diskseq=.*/diskseq=$(cat "$aoe_dir/diskseq")/" \
+		-e "s|^devpath=.*|devpath=/devices/virtual/block/$aoe_name|" -e 's/^devnum=.*/devnum=152:0/' \
+		"$record" >"$records/$aoe_name"
+	check "--undo --dry-run /sys/block/$aoe_name: exit 0" -- exits 0 guest --undo --dry-run "/sys/block/$aoe_name"
+	check "  its record, by the kernel's name" -- stdout_is "$aoe_name: none -> mq-deadline (would be undone)"
+	rm "$records/$aoe_name"
 	printf 'x\n' >"$records/$(printf 'a\nb')"
 	check "a file named with a newline: --undo --dry-run exits 1" -- exits 1 guest --undo --dry-run
 	check "  named escaped, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/a\\nb': not a record of hyperv-scheduler"
