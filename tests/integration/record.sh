@@ -271,10 +271,12 @@ boot=$boot"
 	sed -e "s/^name=.*/name=$aoe_name/" -e "s/^diskseq=.*/diskseq=$(cat "$aoe_dir/diskseq")/" \
 		-e "s|^devpath=.*|devpath=/devices/virtual/block/$aoe_name|" -e 's/^devnum=.*/devnum=152:0/' \
 		"$record" >"$records/$aoe_name"
+	chmod 0644 "$records/$aoe_name"
 	check "--undo --dry-run /sys/block/$aoe_name: exit 0" -- exits 0 guest --undo --dry-run "/sys/block/$aoe_name"
 	check "  its record, by the kernel's name" -- stdout_is "$aoe_name: none -> mq-deadline (would be undone)"
 	rm "$records/$aoe_name"
 	printf 'x\n' >"$records/$(printf 'a\nb')"
+	chmod 0644 "$records/$(printf 'a\nb')"
 	check "a file named with a newline: --undo --dry-run exits 1" -- exits 1 guest --undo --dry-run
 	check "  named escaped, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/a\\nb': not a record of hyperv-scheduler"
 	rm "$records/$(printf 'a\nb')"
