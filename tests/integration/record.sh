@@ -322,4 +322,3 @@ boot=$boot"
 fi
 
 finish
-
