@@ -73,14 +73,14 @@ int record_parse(const char *text, size_t len, struct record *r) {
                 text += n + 1;
                 len -= n + 1;
         }
-        /* All but diskseq (bit 1) are needed. */
-        if ((seen | 2u) != 0xffu || !at_seen)
+        /* All but diskseq (bit 1) and boot (bit 7) are needed. */
+        if ((seen | 0x82u) != 0xffu || !at_seen)
                 return -EINVAL;
         /* Each value as this program writes it: a report or --undo shows and uses them. */
         if (!kernel_name_valid(r->name) || !sched_name_valid(r->from, strlen(r->from)) ||
             !sched_name_valid(r->to, strlen(r->to)) || r->at > RECORD_AT_MAX ||
             !(streq(r->by, "udev") || streq(r->by, "hand") || streq(r->by, "install")) ||
-            strlen(r->boot) != RECORD_BOOT_ID_LEN)
+            (r->boot[0] && strlen(r->boot) != RECORD_BOOT_ID_LEN))
                 return -EINVAL;
         return 0;
 }
@@ -113,7 +113,7 @@ bool record_same_disk(const struct record *a, const struct record *b) {
 }
 
 enum record_match record_match(const struct record *r, const struct record *now, const char *boot) {
-        if (!boot[0] || !streq(r->boot, boot))
+        if (!streq(r->boot, boot))
                 return RECORD_OTHER_BOOT;
         if (now->diskseq[0] && !r->diskseq[0])
                 return RECORD_NO_DISKSEQ;

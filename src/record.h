@@ -47,11 +47,11 @@ int record_format(const struct record *r, char *buf, size_t size);
 bool record_same_disk(const struct record *a, const struct record *b);
 
 /* What a record r is to the disk whose identity, read now, is now (record_identity()), in
- * the boot boot ("" where it cannot be read): */
+ * the boot boot ("" where it cannot be read, which only a record of no boot is of): */
 enum record_match {
         RECORD_THIS_DISK,   /* this disk's, this boot */
         RECORD_OTHER_DISK,  /* another disk's of that name */
-        RECORD_OTHER_BOOT,  /* made in another boot, or the boot cannot be told */
+        RECORD_OTHER_BOOT,  /* made in another boot */
         RECORD_NO_DISKSEQ,  /* without diskseq, where the disk has one: no record of ours */
 };
 enum record_match record_match(const struct record *r, const struct record *now, const char *boot);

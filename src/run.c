@@ -164,10 +164,8 @@ static void save_record(const struct run_options *o, const char *syspath,
                         strerror(-e));
                 return;
         }
-        if (!copy_string(r.boot, record_boot(), sizeof(r.boot)) || !r.boot[0]) {
-                log_msg(LOG_WARNING, "cannot read '%s', no record is kept", RECORD_BOOT_ID);
-                return;
-        }
+        /* Without a boot id (a /proc without sys/: a build chroot's), the record names none. */
+        copy_string(r.boot, record_boot(), sizeof(r.boot));
         if ((dir = record_dir(true)) < 0)
                 return;
         copy_string(r.from, was, sizeof(r.from));

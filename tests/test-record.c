@@ -66,7 +66,6 @@ static const char *const not_records[] = {
         "name=sda\n",
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nBOOT",             /* no at */
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\n" BOOT "at=1\n",          /* no by */
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nat=1\n",        /* no boot */
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\nboot=1\nat=1\n", /* no UUID */
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=foo\n" BOOT "at=1\n",   /* by */
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=253402300800\n",

@@ -21,7 +21,7 @@ if need_tree "logging" && need_mounts "logging: a private /dev" /dev; then
 	# its pid.
 	if [ "$(id -u)" != 0 ] || [ ! -c /dev/kmsg ] || ! dmesg >/dev/null 2>&1; then
 		skip "12 change lines through the kernel's /dev/kmsg" "needs root and a readable kernel log"
-	else
+	elif need_sysfs "12 change lines through the kernel's /dev/kmsg"; then
 		names=() loopdev=""
 		for i in $(seq 12); do
 			make_loop loopdev || break
