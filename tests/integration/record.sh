@@ -155,188 +155,194 @@ by=hand$boot_line"
 	readback=$work/on-none
 	cp "$work/sda_sched" "$sda_sched"
 
-	# The directory itself: root's, writable by root alone, no symbolic link, or no record
-	# in it is read or kept (a user who may write it could swap a record in).
-	cp "$work/sda_sched" "$sda_sched"
-	check "a change, for the cases below: exit 0" -- exits 0 guest sda
-	cp "$record" "$work/record"
-	on_sched '[none] mq-deadline kyber bfq'
-	chmod 0777 "$records"
-	check "a record directory others may write: --json exits 0" -- exits 0 guest --json sda
-	check "  named once, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': writable by another user than root, no record is read or kept"
-	check "  its records not shown" -- json_is "$(disk sda changed)" None
-	check "--undo there: exit 1" -- exits 1 guest --undo
-	check "  the same warning" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': writable by another user than root, no record is read or kept"
-	check "  the disk untouched" -- scheduler_is "$sda_sched" none
-	chmod 0755 "$records"
-	# In a user namespace (the suite run without root) no other user is mapped.
-	if chown nobody "$records" 2>/dev/null; then
-		check "a record directory of another user's: --undo exits 1" -- exits 1 guest --undo
-		check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': owned by another user than root, no record is read or kept"
-		check "  the disk untouched" -- scheduler_is "$sda_sched" none
-		chown root "$records"
+	# Hostile and careless machines: owners, modes and links as only root makes them (a user
+	# namespace maps no other user, and its root's files are not root's to the kernel).
+	if [ "$(id -u)" != 0 ]; then
+		skip "records on a hostile machine" "needs root"
 	else
-		skip "a record directory of another user's" "no other user to give it to here"
-	fi
-	check "a symbolic link as the record directory: --undo exits 1" -- exits 1 guest --link --undo
-	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
-	check "  the disk untouched" -- scheduler_is "$sda_sched" none
-	cp "$work/sda_sched" "$sda_sched"
-	rm "$record"
-	check "a change through a symbolic link: made, exit 0" -- exits 0 guest --link sda
-	check "  no record written there" -- is "files" "$(ls -A "$records")" ""
-	check "  and a warning" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
-
-	# A record of another user's, even one only its owner may write.
-	on_sched '[none] mq-deadline kyber bfq'
-	cp "$work/record" "$record"
-	if chown nobody "$record" 2>/dev/null; then
-		check "a record of another user's, mode 0644: exit 0" -- exits 0 guest --json sda
-		check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': owned by another user than root"
-		check "  not shown" -- json_is "$(disk sda changed)" None
-		check "  --undo of it: exit 1" -- exits 1 guest --undo sda
-		check "  the disk untouched" -- scheduler_is "$sda_sched" none
-	else
-		skip "a record of another user's, mode 0644" "no other user to give it to here"
-	fi
-	rm "$record"
-	cp "$work/record" "$record"
-	ln "$record" "$records/.second-name"
-	check "a record with a second name: --undo exits 1" -- exits 1 guest --undo sda
-	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': a file with more than one name"
-	rm "$records/.second-name"
-
-	# Whatever the umask, the modes a user's report needs.
-	rm -f "$record"
-	cp "$work/sda_sched" "$sda_sched"
-	check "a change under umask 077, no directory yet: exit 0" -- exits 0 guest --fresh sda
-	check "  the directory 0755, the record 0644" -- is "modes" "$(tr '\n' ' ' <"$work/modes")" "755 644 "
-
-	cp "$work/sda_sched" "$sda_sched"
-	# Where no boot can be told (a build chroot's /proc), records name none, and only such a
-	# run takes them.
-	# (Where there is none to read, every case here is such a run.)
-	if [ -n "$boot" ]; then
-		check "no boot id to read: the change made, exit 0" -- exits 0 guest --noboot sda
-		check "  the change line" -- stdout_is "sda: mq-deadline -> none"
-		check "  nothing else" -- stderr_is ""
-	fi
-
-	# A record of another boot (a /run that outlived it) is not this boot's.
-	if [ -n "$boot" ]; then
-		cp "$work/record" "$record"
-		sed -i 's/^boot=.*/boot=00000000-0000-0000-0000-000000000000/' "$record"
+		# The directory itself: root's, writable by root alone, no symbolic link, or no record
+		# in it is read or kept (a user who may write it could swap a record in).
+		cp "$work/sda_sched" "$sda_sched"
+		check "a change, for the cases below: exit 0" -- exits 0 guest sda
+		cp "$record" "$work/record"
 		on_sched '[none] mq-deadline kyber bfq'
-		check "a record of another boot: -v --json exits 0" -- exits 0 guest -v --json sda
-		check "  not shown" -- json_is "$(disk sda changed)" None
-		check "  -v says why" -- stderr_has "sda: a record of another boot, not this disk's"
-		check "  --undo: exit 0" -- exits 0 guest --undo
-		check "  silent" -- silent
+		chmod 0777 "$records"
+		check "a record directory others may write: --json exits 0" -- exits 0 guest --json sda
+		check "  named once, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': writable by another user than root, no record is read or kept"
+		check "  its records not shown" -- json_is "$(disk sda changed)" None
+		check "--undo there: exit 1" -- exits 1 guest --undo
+		check "  the same warning" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': writable by another user than root, no record is read or kept"
+		check "  the disk untouched" -- scheduler_is "$sda_sched" none
+		chmod 0755 "$records"
+		# In a user namespace (the suite run without root) no other user is mapped.
+		if chown nobody "$records" 2>/dev/null; then
+			check "a record directory of another user's: --undo exits 1" -- exits 1 guest --undo
+			check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': owned by another user than root, no record is read or kept"
+			check "  the disk untouched" -- scheduler_is "$sda_sched" none
+			chown root "$records"
+		else
+			skip "a record directory of another user's" "no other user to give it to here"
+		fi
+		check "a symbolic link as the record directory: --undo exits 1" -- exits 1 guest --link --undo
+		check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
 		check "  the disk untouched" -- scheduler_is "$sda_sched" none
 		cp "$work/sda_sched" "$sda_sched"
-		check "  a change over it: exit 0" -- exits 0 guest sda
-		check "  keeps this boot's before, not the old record's" -- \
-			is "the record" "$(grep -E '^(from|boot)=' "$record")" "from=mq-deadline
-boot=$boot"
-	else
-		skip "a record of another boot" "no boot id to read here"
+		rm "$record"
+		check "a change through a symbolic link: made, exit 0" -- exits 0 guest --link sda
+		check "  no record written there" -- is "files" "$(ls -A "$records")" ""
+		check "  and a warning" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
+
+		# A record of another user's, even one only its owner may write.
+		on_sched '[none] mq-deadline kyber bfq'
 		cp "$work/record" "$record"
+		if chown nobody "$record" 2>/dev/null; then
+			check "a record of another user's, mode 0644: exit 0" -- exits 0 guest --json sda
+			check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': owned by another user than root"
+			check "  not shown" -- json_is "$(disk sda changed)" None
+			check "  --undo of it: exit 1" -- exits 1 guest --undo sda
+			check "  the disk untouched" -- scheduler_is "$sda_sched" none
+		else
+			skip "a record of another user's, mode 0644" "no other user to give it to here"
+		fi
+		rm "$record"
+		cp "$work/record" "$record"
+		ln "$record" "$records/.second-name"
+		check "a record with a second name: --undo exits 1" -- exits 1 guest --undo sda
+		check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': a file with more than one name"
+		rm "$records/.second-name"
+
+		# Whatever the umask, the modes a user's report needs.
+		rm -f "$record"
+		cp "$work/sda_sched" "$sda_sched"
+		check "a change under umask 077, no directory yet: exit 0" -- exits 0 guest --fresh sda
+		check "  the directory 0755, the record 0644" -- is "modes" "$(tr '\n' ' ' <"$work/modes")" "755 644 "
+
+		cp "$work/sda_sched" "$sda_sched"
+		# Where no boot can be told (a build chroot's /proc), records name none, and only such a
+		# run takes them.
+		# (Where there is none to read, every case here is such a run.)
+		if [ -n "$boot" ]; then
+			check "no boot id to read: the change made, exit 0" -- exits 0 guest --noboot sda
+			check "  the change line" -- stdout_is "sda: mq-deadline -> none"
+			check "  nothing else" -- stderr_is ""
+		fi
+
+		# A record of another boot (a /run that outlived it) is not this boot's.
+		if [ -n "$boot" ]; then
+			cp "$work/record" "$record"
+			sed -i 's/^boot=.*/boot=00000000-0000-0000-0000-000000000000/' "$record"
+			on_sched '[none] mq-deadline kyber bfq'
+			check "a record of another boot: -v --json exits 0" -- exits 0 guest -v --json sda
+			check "  not shown" -- json_is "$(disk sda changed)" None
+			check "  -v says why" -- stderr_has "sda: a record of another boot, not this disk's"
+			check "  --undo: exit 0" -- exits 0 guest --undo
+			check "  silent" -- silent
+			check "  the disk untouched" -- scheduler_is "$sda_sched" none
+			cp "$work/sda_sched" "$sda_sched"
+			check "  a change over it: exit 0" -- exits 0 guest sda
+			check "  keeps this boot's before, not the old record's" -- \
+				is "the record" "$(grep -E '^(from|boot)=' "$record")" "from=mq-deadline
+boot=$boot"
+		else
+			skip "a record of another boot" "no boot id to read here"
+			cp "$work/record" "$record"
+		fi
+		sed -i '/^diskseq=/d' "$record"
+		on_sched '[none] mq-deadline kyber bfq'
+		check "a record without diskseq on a kernel with it: --undo exits 1" -- exits 1 guest --undo
+		check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': not a record of hyperv-scheduler"
+		check "  the disk untouched" -- scheduler_is "$sda_sched" none
+
+		# A kernel without diskseq (before 5.15): the DEVPATH and the device number stand for it.
+		rm "$record"
+		mv "$azure/sys/class/block/sda/diskseq" "$work/diskseq"
+		cp "$work/sda_sched" "$sda_sched"
+		check "no diskseq: a change, exit 0" -- exits 0 guest sda
+		check "  its record, without diskseq" -- is "keys" "$(cut -d= -f1 "$record" | tr '\n' ' ')" "name devpath devnum from to by ${boot_key}at "
+		on_sched '[none] mq-deadline kyber bfq'
+		check "  shown by a report" -- exits 0 guest --json sda
+		check "  as this disk's" -- json_is "$(disk sda changed)['from']" mq-deadline
+		readback=$work/on-deadline
+		check "  --undo: exit 0" -- exits 0 guest --undo
+		check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
+		check "  the record removed" -- is "files" "$(ls -A "$records")" ""
+		readback=$work/on-none
+		mkdir "$azure/sys/class/block/sda/diskseq"
+		cp "$work/sda_sched" "$sda_sched"
+		check "an identity that cannot be read: the change made, exit 0" -- exits 0 guest sda
+		check "  said as a read" -- stderr_is "hyperv-scheduler: cannot read '/sys$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")/diskseq': Is a directory, no record is kept"
+		rmdir "$azure/sys/class/block/sda/diskseq"
+		mv "$work/diskseq" "$azure/sys/class/block/sda/diskseq"
+
+		# --undo's names, and what it cannot use.
+		check "--undo of a name that is none: exit 2" -- exits 2 guest --undo 'sd a'
+		check "  says why" -- stderr_has "hyperv-scheduler: "
+		check "  nothing else" -- is "stdout" "$out" ""
+		cp "$work/sda_sched" "$sda_sched"
+		check "a change, for --undo by path: exit 0" -- exits 0 guest sda
+		on_sched '[none] mq-deadline kyber bfq'
+		check "--undo --dry-run /sys/block/sda: exit 0" -- exits 0 guest --undo --dry-run /sys/block/sda
+		check "  the record of sda" -- stdout_is "sda: none -> mq-deadline (would be undone)"
+		# An AoE disk: the kernel's name etherd!e0.0, libudev's sysname etherd/e0.0 (events.sh).
+		aoe_name='etherd!e0.0' aoe_dir=$azure/sys/devices/virtual/block/etherd!e0.0
+		cp -a "$azure/sys/devices/virtual/block/loop0" "$aoe_dir"
+		printf 'MAJOR=152\nMINOR=0\nDEVNAME=etherd/e0.0\nDEVTYPE=disk\n' >"$aoe_dir/uevent"
+		echo 152:0 >"$aoe_dir/dev"
+		ln -s "../../devices/virtual/block/$aoe_name" "$azure/sys/class/block/$aoe_name"
+		ln -s "../devices/virtual/block/$aoe_name" "$azure/sys/block/$aoe_name"
+		printf '[none] mq-deadline kyber bfq\n' >"$aoe_dir/queue/scheduler"
+		sed -e "s/^name=.*/name=$aoe_name/" -e "s/^diskseq=.*/diskseq=$(cat "$aoe_dir/diskseq")/" \
+			-e "s|^devpath=.*|devpath=/devices/virtual/block/$aoe_name|" -e 's/^devnum=.*/devnum=152:0/' \
+			"$record" >"$records/$aoe_name"
+		chmod 0644 "$records/$aoe_name"
+		check "--undo --dry-run /sys/block/$aoe_name: exit 0" -- exits 0 guest --undo --dry-run "/sys/block/$aoe_name"
+		check "  its record, by the kernel's name" -- stdout_is "$aoe_name: none -> mq-deadline (would be undone)"
+		rm "$records/$aoe_name"
+		printf 'x\n' >"$records/$(printf 'a\nb')"
+		chmod 0644 "$records/$(printf 'a\nb')"
+		check "a file named with a newline: --undo --dry-run exits 1" -- exits 1 guest --undo --dry-run
+		check "  named escaped, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/a\\nb': not a record of hyperv-scheduler"
+		rm "$records/$(printf 'a\nb')"
+		cp "$record" "$work/record"
+		sed -i 's/^from=.*/from=bfq/' "$record"
+		printf '[none] mq-deadline kyber\n' >"$sda_sched"
+		check "--undo to a scheduler the disk does not offer: exit 1" -- exits 1 guest --undo --dry-run
+		check "  says why" -- stderr_is "hyperv-scheduler: sda: not undone: it offers no scheduler bfq now"
+		cp "$work/record" "$record"
+		on_sched '[none] mq-deadline kyber bfq'
+		check "--undo whose read-back differs: exit 1" -- exits 1 guest --undo
+		check "  no undone line" -- is "stdout" "$out" ""
+		check "  the record kept" -- is "files" "$(ls -A "$records")" sda
+		check "  says why" -- stderr_has "hyperv-scheduler: "
+
+		# A record --undo cannot remove: the disk is put back all the same, and the next --undo
+		# and a report know it.
+		readback=$work/on-deadline
+		on_sched '[none] mq-deadline kyber bfq'
+		check "--undo with a read-only /run: exit 0" -- exits 0 guest --ro --undo
+		check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
+		check "  the record could not go" -- stderr_is "hyperv-scheduler: cannot remove '/run/hyperv-scheduler/sda': Read-only file system"
+		on_sched 'none [mq-deadline] kyber bfq'
+		check "  the next --undo: exit 0" -- exits 0 guest --undo
+		check "  silent" -- silent
+		check "  and removes it" -- is "files" "$(ls -A "$records")" ""
+		cp "$work/record" "$record"
+		check "  a report on a disk put back: exit 0" -- exits 0 guest --dry-run --json sda
+		check "  shows no change" -- json_is "$(disk sda changed)" None
+
+		# A record written while --undo puts the disk back (a udev event for the disk) is kept.
+		on_sched '[none] mq-deadline kyber bfq'
+		cp "$work/record" "$work/newer"
+		sed -i 's/^at=.*/at=1/' "$work/newer"
+		after="cp $work/newer $records/.new && mv $records/.new $record"
+		check "--undo as a new record comes: exit 0" -- exits 0 guest --undo
+		check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
+		check "  the new record kept" -- has "the record" "$(cat "$record" 2>&1)" "at=1"
+		after=''
+		readback=$work/on-none
+		rm -f "$record"
+		cp "$work/sda_sched" "$sda_sched"
 	fi
-	sed -i '/^diskseq=/d' "$record"
-	on_sched '[none] mq-deadline kyber bfq'
-	check "a record without diskseq on a kernel with it: --undo exits 1" -- exits 1 guest --undo
-	check "  named and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/sda': not a record of hyperv-scheduler"
-	check "  the disk untouched" -- scheduler_is "$sda_sched" none
-
-	# A kernel without diskseq (before 5.15): the DEVPATH and the device number stand for it.
-	rm "$record"
-	mv "$azure/sys/class/block/sda/diskseq" "$work/diskseq"
-	cp "$work/sda_sched" "$sda_sched"
-	check "no diskseq: a change, exit 0" -- exits 0 guest sda
-	check "  its record, without diskseq" -- is "keys" "$(cut -d= -f1 "$record" | tr '\n' ' ')" "name devpath devnum from to by ${boot_key}at "
-	on_sched '[none] mq-deadline kyber bfq'
-	check "  shown by a report" -- exits 0 guest --json sda
-	check "  as this disk's" -- json_is "$(disk sda changed)['from']" mq-deadline
-	readback=$work/on-deadline
-	check "  --undo: exit 0" -- exits 0 guest --undo
-	check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
-	check "  the record removed" -- is "files" "$(ls -A "$records")" ""
-	readback=$work/on-none
-	mkdir "$azure/sys/class/block/sda/diskseq"
-	cp "$work/sda_sched" "$sda_sched"
-	check "an identity that cannot be read: the change made, exit 0" -- exits 0 guest sda
-	check "  said as a read" -- stderr_is "hyperv-scheduler: cannot read '/sys$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")/diskseq': Is a directory, no record is kept"
-	rmdir "$azure/sys/class/block/sda/diskseq"
-	mv "$work/diskseq" "$azure/sys/class/block/sda/diskseq"
-
-	# --undo's names, and what it cannot use.
-	check "--undo of a name that is none: exit 2" -- exits 2 guest --undo 'sd a'
-	check "  says why" -- stderr_has "hyperv-scheduler: "
-	check "  nothing else" -- is "stdout" "$out" ""
-	cp "$work/sda_sched" "$sda_sched"
-	check "a change, for --undo by path: exit 0" -- exits 0 guest sda
-	on_sched '[none] mq-deadline kyber bfq'
-	check "--undo --dry-run /sys/block/sda: exit 0" -- exits 0 guest --undo --dry-run /sys/block/sda
-	check "  the record of sda" -- stdout_is "sda: none -> mq-deadline (would be undone)"
-	# An AoE disk: the kernel's name etherd!e0.0, libudev's sysname etherd/e0.0 (events.sh).
-	aoe_name='etherd!e0.0' aoe_dir=$azure/sys/devices/virtual/block/etherd!e0.0
-	cp -a "$azure/sys/devices/virtual/block/loop0" "$aoe_dir"
-	printf 'MAJOR=152\nMINOR=0\nDEVNAME=etherd/e0.0\nDEVTYPE=disk\n' >"$aoe_dir/uevent"
-	echo 152:0 >"$aoe_dir/dev"
-	ln -s "../../devices/virtual/block/$aoe_name" "$azure/sys/class/block/$aoe_name"
-	ln -s "../devices/virtual/block/$aoe_name" "$azure/sys/block/$aoe_name"
-	printf '[none] mq-deadline kyber bfq\n' >"$aoe_dir/queue/scheduler"
-	sed -e "s/^name=.*/name=$aoe_name/" -e "s/^diskseq=.*/diskseq=$(cat "$aoe_dir/diskseq")/" \
-		-e "s|^devpath=.*|devpath=/devices/virtual/block/$aoe_name|" -e 's/^devnum=.*/devnum=152:0/' \
-		"$record" >"$records/$aoe_name"
-	chmod 0644 "$records/$aoe_name"
-	check "--undo --dry-run /sys/block/$aoe_name: exit 0" -- exits 0 guest --undo --dry-run "/sys/block/$aoe_name"
-	check "  its record, by the kernel's name" -- stdout_is "$aoe_name: none -> mq-deadline (would be undone)"
-	rm "$records/$aoe_name"
-	printf 'x\n' >"$records/$(printf 'a\nb')"
-	chmod 0644 "$records/$(printf 'a\nb')"
-	check "a file named with a newline: --undo --dry-run exits 1" -- exits 1 guest --undo --dry-run
-	check "  named escaped, and refused" -- stderr_is "hyperv-scheduler: cannot use '/run/hyperv-scheduler/a\\nb': not a record of hyperv-scheduler"
-	rm "$records/$(printf 'a\nb')"
-	cp "$record" "$work/record"
-	sed -i 's/^from=.*/from=bfq/' "$record"
-	printf '[none] mq-deadline kyber\n' >"$sda_sched"
-	check "--undo to a scheduler the disk does not offer: exit 1" -- exits 1 guest --undo --dry-run
-	check "  says why" -- stderr_is "hyperv-scheduler: sda: not undone: it offers no scheduler bfq now"
-	cp "$work/record" "$record"
-	on_sched '[none] mq-deadline kyber bfq'
-	check "--undo whose read-back differs: exit 1" -- exits 1 guest --undo
-	check "  no undone line" -- is "stdout" "$out" ""
-	check "  the record kept" -- is "files" "$(ls -A "$records")" sda
-	check "  says why" -- stderr_has "hyperv-scheduler: "
-
-	# A record --undo cannot remove: the disk is put back all the same, and the next --undo
-	# and a report know it.
-	readback=$work/on-deadline
-	on_sched '[none] mq-deadline kyber bfq'
-	check "--undo with a read-only /run: exit 0" -- exits 0 guest --ro --undo
-	check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
-	check "  the record could not go" -- stderr_is "hyperv-scheduler: cannot remove '/run/hyperv-scheduler/sda': Read-only file system"
-	on_sched 'none [mq-deadline] kyber bfq'
-	check "  the next --undo: exit 0" -- exits 0 guest --undo
-	check "  silent" -- silent
-	check "  and removes it" -- is "files" "$(ls -A "$records")" ""
-	cp "$work/record" "$record"
-	check "  a report on a disk put back: exit 0" -- exits 0 guest --dry-run --json sda
-	check "  shows no change" -- json_is "$(disk sda changed)" None
-
-	# A record written while --undo puts the disk back (a udev event for the disk) is kept.
-	on_sched '[none] mq-deadline kyber bfq'
-	cp "$work/record" "$work/newer"
-	sed -i 's/^at=.*/at=1/' "$work/newer"
-	after="cp $work/newer $records/.new && mv $records/.new $record"
-	check "--undo as a new record comes: exit 0" -- exits 0 guest --undo
-	check "  undone" -- stdout_is "sda: none -> mq-deadline (undone)"
-	check "  the new record kept" -- has "the record" "$(cat "$record" 2>&1)" "at=1"
-	after=''
-	readback=$work/on-none
-	rm -f "$record"
-	cp "$work/sda_sched" "$sda_sched"
 fi
 
 finish
