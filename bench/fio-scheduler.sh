@@ -72,8 +72,8 @@ Options:
 The disk's scheduler, nr_requests and the original scheduler's tunables are
 restored at exit, also on Ctrl-C, SIGTERM, SIGHUP, a closed pipe and errors.
 Run as root, with fio and python3 installed (apt install fio python3). A run
-takes about rounds x schedulers x 2 x (runtime + ramp + 0.5 s): 4.5 minutes
-with the defaults and four schedulers, 2.3 with two.
+takes about rounds x schedulers x 2 x (runtime + ramp + 0.5 s): 4 min 20 s
+with the defaults and four schedulers, 2 min 10 s with two.
 EOF
 }
 

@@ -50,29 +50,39 @@ for disk in sda sdaa sr0; do
 	echo "$sched" >"/sys/block/$loop/queue/scheduler"
 	binds+=("/sys/block/$loop/queue/scheduler" "$file")
 done
-# The loops stand in for the disks from the run that writes on (bound=1).
-bound=0
+# The loops stand in for the disks from the run that writes on (bound=1). The runs from it to the
+# report after it share one /run (keep=1), as on a booted VM, so the report shows --all's records.
+bound=0 keep=0
+mkdir "$work/run"
 cp "$top/hyperv-scheduler.conf" "$work/conf"
 printf '# a line of the default file\n\nfoo = bar\n' >"$work/conf-foo"
 
 # guest CONFIG-KIND ARGS...: the helper with ARGS in the guest; CONFIG-KIND is shipped (the
 # package's file), foo (an unknown key on line 3) or fifo. Prints stdout, then stderr.
 guest() {
-	local kind=$1 n=$((bound * ${#binds[@]}))
+	local kind=$1 n=$((bound * ${#binds[@]})) run=
+	[ "$keep" = 0 ] || run=$work/run
 	shift
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare -m --propagation private -- sh -c '
-		work=$1 tree=$2 kind=$3 n=$4
-		shift 4
+		work=$1 tree=$2 kind=$3 n=$4 run=$5
+		shift 5
 		while [ "$n" -gt 0 ]; do
 			mount --bind "$1" "$2" || exit 125
 			shift 2
 			n=$((n - 2))
 		done
-		mount --rbind "$tree/sys" /sys && mount -t tmpfs hyperv-scheduler-run /run || exit 125
-		mkdir /run/udev
-		python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" \
-			/run/udev/control || exit 125
+		mount --rbind "$tree/sys" /sys || exit 125
+		if [ -n "$run" ]; then
+			mount --bind "$run" /run
+		else
+			mount -t tmpfs hyperv-scheduler-run /run
+		fi || exit 125
+		[ -S /run/udev/control ] || {
+			mkdir /run/udev &&
+				python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" \
+					/run/udev/control
+		} || exit 125
 		mount -t tmpfs hyperv-scheduler-etc /etc || exit 125
 		case $kind in
 		shipped) cp "$work/conf" /etc/hyperv-scheduler.conf ;;
@@ -82,7 +92,7 @@ guest() {
 		class) printf "exclude = sd[[:digt:]]\n" >/etc/hyperv-scheduler.conf ;;
 		esac
 		SYSTEMD_DEVICE_VERIFY_SYSFS=0 exec "$@" 2>&1' \
-		sh "$work" "$tree" "$kind" "$n" "${binds[@]:0:n}" \
+		sh "$work" "$tree" "$kind" "$n" "$run" "${binds[@]:0:n}" \
 		env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-guest" "$TESTFACTS" "$@" || true
 }
 
@@ -112,9 +122,16 @@ for line in sys.stdin.read().splitlines():
                            break_on_hyphens=False, drop_whitespace=False) if len(line) > 78 else [line]
 print("$ hyperv-scheduler --dry-run --json sda")
 print("\n".join(l.rstrip() for l in lines))' "$(cat "$top/VERSION")" >"$out/json-sda"
-bound=1
+bound=1 keep=1
 sample all '#' shipped --all
-sample dry-run-after '$' shipped --dry-run
+# The disks it changed, their records shown; the evidence (in the first sample) left out, and the
+# time of each change, the run's, shown by its form.
+sample dry-run-after '$' shipped --dry-run sda sdaa sr0
+awk '/^  / { if (!cut) print "  ..."; cut = 1; next } { print }' "$out/dry-run-after" |
+	sed -E 's/ at [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z / at YYYY-MM-DDThh:mm:ssZ /' \
+		>"$work/dry-run-after"
+mv "$work/dry-run-after" "$out/dry-run-after"
+keep=0
 # What the helper says of a config file that cannot be read, and of a bad line.
 guest fifo --dry-run | grep '^hyperv-scheduler: ' >"$out/config-fifo"
 guest foo --dry-run sdb | grep '^hyperv-scheduler: ' >"$out/config-foo"

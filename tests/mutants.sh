@@ -1,9 +1,10 @@
 #!/bin/bash
-# make mutants: each one-place break of src/ or of the packages' scripts (debian/, packaging/)
-# listed in tests/mutants.txt must fail the tests that guard it, one integration script and the
-# unit tests. Every mutant is applied to a copy of the tree, never to this one. Fails when a
-# mutant survives, does not build, or when its original text is not found exactly once in its
-# file: a change of that file then fails here loudly, and the list is brought up to date with it.
+# make mutants: each one-place break of src/, of the packages' scripts (debian/, packaging/) or
+# of the installed report.schema.json listed in tests/mutants.txt must fail the tests that guard
+# it, one integration script and the unit tests. Every mutant is applied to a copy of the tree,
+# never to this one. Fails when a mutant survives, does not build, or when its original text is
+# not found exactly once in its file: a change of that file then fails here loudly, and the list
+# is brought up to date with it.
 # Needs root, as `make check` in CI does.
 #
 # MUTANTS_JOBS (default 2) copies work at once, MUTANTS_TIMEOUT (default 300) seconds bound each
@@ -74,8 +75,8 @@ run=()
 for ((i = 0; i < total; i++)); do
 	why=''
 	case ${files[i]} in
-	src/* | debian/* | packaging/*) [ -f "${files[i]}" ] || why="no file ${files[i]}" ;;
-	*) why="${files[i]} is not in src/, debian/ or packaging/" ;;
+	src/* | debian/* | packaging/* | report.schema.json) [ -f "${files[i]}" ] || why="no file ${files[i]}" ;;
+	*) why="${files[i]} is not in src/, debian/ or packaging/, nor report.schema.json" ;;
 	esac
 	[ -f "tests/integration/${guards[i]}" ] || why+="${why:+; }no tests/integration/${guards[i]}"
 	[ -n "${origs[i]}" ] || why+="${why:+; }no original text"

@@ -1,7 +1,9 @@
 # shellcheck shell=bash
-# report.schema.json: the unit tests' JSON reports are valid under it (the integration scripts'
-# own reports are checked by each script's finish, tests/check.sh), a report with a key missing
-# or misspelt is not, and hyperv-scheduler(8)'s JSON REPORT names the keys it defines.
+# report.schema.json: the unit tests' JSON reports are valid under it, with no key it does not
+# define (the integration scripts' own reports are checked so by each script's finish,
+# tests/check.sh), a report with a key missing or misspelt is not, one with a key added at each
+# level is (a later release's, hyperv-scheduler(8) JSON REPORT), and that section names the
+# keys the schema defines.
 # shellcheck source=tests/check.sh
 . "$(dirname "$0")/../check.sh"
 
@@ -24,10 +26,10 @@ schema_case() {
 	esac
 }
 
-# invalid FILE WANT: FILE is not valid, and the validator says WANT, whole.
+# invalid FILE WANT: FILE is not valid under --strict, and the validator says WANT, whole.
 invalid() {
 	local got
-	got=$(schema_valid "$1")
+	got=$(schema_valid --strict "$1")
 	case $? in
 	0)
 		echo "$1 is valid"
@@ -55,7 +57,7 @@ check "the unit tests' reports: exit 0" -- exits 0 env HYPERV_SCHEDULER_TEST_JSO
 	CK_RUN_SUITE=report CK_VERBOSITY=silent "$top/tests/unit"
 set -- "$work/unit"/*.json
 check "  they wrote some" -- test -f "$1"
-schema_case "  each is valid under report.schema.json" schema_valid "$@"
+schema_case "  each is valid under report.schema.json, with no other key" schema_valid --strict "$@"
 
 mkdir -p "$work/fuzz"
 shopt -s nullglob
@@ -64,7 +66,8 @@ shopt -u nullglob
 check "the JSON writer's fuzz seeds replayed: exit 0" -- exits 0 env \
 	HYPERV_SCHEDULER_TEST_JSON_DIR="$work/fuzz" "$top/tests/fuzz-json-replay" "${seeds[@]}"
 check "  a report for each" -- is "reports" "$(find "$work/fuzz" -name '*.json' | wc -l)" "${#seeds[@]}"
-schema_case "  each is valid under report.schema.json" schema_valid "$work/fuzz"/*.json
+schema_case "  each is valid under report.schema.json, with no other key" schema_valid --strict \
+	"$work/fuzz"/*.json
 
 # One with devices.
 sample=$(grep -l '"name": "sda"' "$@" | head -n 1)
@@ -84,6 +87,25 @@ schema_case "a report of schema_version 2 is not valid" invalid "$work/next.json
 doctor "$sample" "$work/action.json" 'd["devices"][0]["action"] = "changes"'
 schema_case "an action of no name is not valid" invalid "$work/action.json" \
 	"$work/action.json: at /devices/0/action: 'changes' is not one of ['changed', 'would-change', 'already', 'skipped', 'failed']"
+
+# A later release's report: a key added at each level of the JSON REPORT, where a record and
+# --check give the levels that sample lacks.
+doctor "$sample" "$work/added.json" '
+d["devices"][0]["changed"] = {"from": "mq-deadline", "to": "none", "at": "2026-12-04T18:43:11Z",
+                              "by": "udev"}
+d["check"] = {"ok": True, "failing": []}
+for o in (d, d["machine"], d["policy"], d["devices"][0], d["devices"][0]["changed"], d["check"]):
+    o["added"] = 1'
+schema_case "a report with a key added at each level is valid under report.schema.json" \
+	schema_valid "$work/added.json"
+extra="Additional properties are not allowed ('added' was unexpected)"
+schema_case "  not with --strict, which names each" invalid "$work/added.json" \
+	"$work/added.json: at /: $extra
+$work/added.json: at /check: $extra
+$work/added.json: at /devices/0: $extra
+$work/added.json: at /devices/0/changed: {'from': 'mq-deadline', 'to': 'none', 'at': '2026-12-04T18:43:11Z', 'by': 'udev', 'added': 1} is not valid under any of the given schemas
+$work/added.json: at /machine: $extra
+$work/added.json: at /policy: $extra"
 
 check "hyperv-scheduler(8)'s JSON REPORT names the schema's keys, and no other" -- \
 	exits 0 report_schema --keys "$schema" "$man"
