@@ -83,7 +83,8 @@ static const char *const not_records[] = {
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=\nto=b\nby=hand\n" BOOT "at=1\n",        /* empty */
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=abcdefghijklmnop\nto=b\nby=hand\n" BOOT "at=1\n",
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=1\n\n",     /* empty line */
-        "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=caf\xc3\xa9\nto=b\nby=hand\n" BOOT "at=1\n", /* UTF-8 */
+        "name=sda\ndevpath=/caf\xc3\xa9\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=1\n", /* UTF-8 */
+        "name=sda\ndevpath=/x\x7f\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=1\n",      /* DEL */
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=1\nxy=1\n",
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=\n",
         "name=sda\ndevpath=/x\ndevnum=8:0\nfrom=a\nto=b\nby=hand\n" BOOT "at=1234567890123456789\n",
