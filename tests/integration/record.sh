@@ -325,6 +325,11 @@ boot=$boot"
 		cp "$work/sda_sched" "$sda_sched"
 		check "an identity that cannot be read: the change made, exit 0" -- exits 0 guest sda
 		check "  said as a read" -- stderr_is "hyperv-scheduler: cannot read '/sys$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")/diskseq': Is a directory, no record is kept"
+		cp "$work/record" "$record"
+		check "  --undo of it: exit 1" -- exits 1 guest --undo
+		check "  says why, in one line" -- stderr_is "hyperv-scheduler: sda: not undone: Is a directory"
+		check "  the record kept" -- is "files" "$(ls -A "$records")" sda
+		rm "$record"
 		rmdir "$azure/sys/class/block/sda/diskseq"
 		mv "$work/diskseq" "$azure/sys/class/block/sda/diskseq"
 
