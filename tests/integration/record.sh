@@ -87,6 +87,9 @@ by=hand$boot_line"
 	by=
 	check "  the record keeps the first before" -- has "the record" "$(cat "$record")" "from=mq-deadline"
 	check "  and names the install" -- has "the record" "$(cat "$record")" "by=install"
+	on_sched '[none] mq-deadline kyber bfq'
+	check "  a report on it: exit 0" -- exits 0 guest --dry-run sda
+	check "  ... by the package's install" -- stdout_has " by the package's install"
 
 	# Another disk with the same name: a record of another diskseq is not this disk's.
 	on_sched '[none] mq-deadline kyber bfq'
