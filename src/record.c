@@ -89,17 +89,18 @@ int record_format(const struct record *r, char *buf, size_t size) {
         size_t len = 0;
         int n;
 
+/* A negative n (an error, which these formats cannot cause) reads as too long, as size_t. */
 #define FORMAT(key, src, size_)                                                            \
         if ((src)[0]) {                                                                    \
                 n = snprintf(buf + len, size - len, "%s=%s\n", key, src);                  \
-                if (n < 0 || (size_t) n >= size - len)                                     \
+                if ((size_t) n >= size - len)                                              \
                         return -ENOBUFS;                                                   \
                 len += (size_t) n;                                                         \
         }
         FIELDS(FORMAT, r)
 #undef FORMAT
         n = snprintf(buf + len, size - len, "at=%lld\n", r->at);
-        if (n < 0 || (size_t) n >= size - len)
+        if ((size_t) n >= size - len)
                 return -ENOBUFS;
         return (int) (len + (size_t) n);
 }

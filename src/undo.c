@@ -11,6 +11,7 @@
 #include "disk.h"
 #include "record.h"
 #include "report.h"
+#include "udevlib.h"
 #include "util.h"
 
 static void worsen(enum exit_status *status, enum exit_status s) {
@@ -188,8 +189,12 @@ enum exit_status undo(const struct run_options *o) {
         if (dir < 0)
                 return EXIT_FAILED;
         udev = udev_new();
+        /* As run() says it: the library named, where it is what failed. */
         if (!udev) {
-                log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
+                if (udevlib_error())
+                        log_msg(LOG_ERR, "%s", udevlib_error());
+                else
+                        log_msg(LOG_ERR, "cannot create udev context: %s", strerror(errno));
                 return EXIT_FAILED;
         }
         if (o->n_devices == 0)

@@ -775,6 +775,9 @@ static const struct {
           "'[:digit:]' is a set of its letters; the class is written '[[:digit:]]'" },
         { "sd[:d\xe9t:]", "sd[:d\\xe9t:]",
           "'[:d\\xe9t:]' is a set of its letters; the class is written '[[:d\\xe9t:]]'" },
+        /* No class, as fnmatch() reads it: capitals, no end. */
+        { "sd[[:DIGIT:]]", "sd[[:DIGIT:]]", "no kernel name has ']'" },
+        { "sd[[:digit:", "sd[[:digit:", "'[' without a closing ']'" },
         { "sd\"c", "sd\"c", "no kernel name has '\"'" },
         { "\"sdc", "\"sdc", "no kernel name has '\"'" },
         { "sdc'", "sdc'", "no kernel name has '''" },
@@ -785,6 +788,9 @@ static const struct {
         { "/sys/block/sdc", "/sys/block/sdc", "no kernel name has '/'" },
         { "sd\xc3\xa9", "sd\\xc3\\xa9", "no kernel name has the byte \\xc3" },
         { "sd\x01", "sd\\x01", "no kernel name has the byte \\x01" },
+        /* The first byte of a no-break space, and no second. */
+        { "sd\xc2", "sd\\xc2", "no kernel name has the byte \\xc2" },
+        { "sd\xc2x", "sd\\xc2x", "no kernel name has the byte \\xc2" },
         { "sd$", "sd$", "no kernel name has '$'" },
 };
 

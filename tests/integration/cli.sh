@@ -54,6 +54,12 @@ check "  getopt names the option" -- stderr_is "$HELPER_BIN: unrecognized option
 check "--all with device names is a usage error" -- exits 2 "$HELPER" --all sda
 check "  and says so" -- stderr_is "hyperv-scheduler: --all and device names exclude each other"
 
+# --undo puts back records of changes: no run that writes or reports goes with it.
+for opt in --all --json --udev --check; do
+	check "--undo with $opt is a usage error" -- exits 2 "$HELPER" --undo "$opt"
+	check "  and says so" -- stderr_is "hyperv-scheduler: --undo and $opt exclude each other"
+done
+
 # Bad device names: exit 2, one message naming the input safely, and nothing looked up.
 while IFS='|' read -r name arg why; do
 	printf -v arg '%b' "$arg"

@@ -16,22 +16,30 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 	records=$work/records
 	mkdir -m 0755 "$records"
 	record=$records/sda
-	# guest [--ro|--link|--fresh] ARGS...: the test build over the fake Azure guest, $records
-	# as its /run/hyperv-scheduler (--ro: read-only; --link: a symbolic link to $records in
-	# its place; --fresh: none, the helper makes it, under umask 077, and the modes of the
-	# directory and of sda's record go to $work/modes; --noboot: no boot id to read), the read-back of a write reading
-	# $readback, HYPERV_SCHEDULER_BY=$by, HYPERV_SCHEDULER_TEST_AFTER_WRITE=$after, under a
+	# guest [--ro|--link|--fresh|--noboot|--none|--rorun|--full] ARGS...: the test build over
+	# the fake Azure guest, $records as its /run/hyperv-scheduler (--ro: read-only; --link: a
+	# symbolic link to $records in its place; --fresh: none, the helper makes it, under umask
+	# 077, and the modes of the directory and of sda's record go to $work/modes; --noboot: no
+	# boot id to read; --none: no directory; --rorun: none, in a read-only /run; --full: a
+	# directory of its own on a file system with no room left), the read-back of a write reading
+	# $readback, HYPERV_SCHEDULER_BY=$by, HYPERV_SCHEDULER_TEST_AFTER_WRITE=$after, and $fault
+	# (a VARIABLE=VALUE of a fault point of tests/README.md, where set), under a
 	# `timeout "$hang_limit"` guard (a FIFO as a record).
-	readback=$work/on-none by='' after=''
+	readback=$work/on-none by='' after='' fault=''
 	guest() {
 		local how=''
-		case $1 in --ro | --link | --fresh | --noboot) how=$1 && shift ;; esac
+		case $1 in --ro | --link | --fresh | --noboot | --none | --rorun | --full) how=$1 && shift ;; esac
 		# shellcheck disable=SC2016 # expanded by the inner shell
 		on hyperv-guest "$azure" sh -c 'dir=$1 how=$2 modes=$3
 			shift 3
 			case $how in
 			--link) ln -s "$dir" /run/hyperv-scheduler ;;
 			--noboot) mount --bind /dev/null /proc/sys/kernel/random/boot_id ;;
+			--none) ;;
+			--rorun) mount -o remount,ro /run ;;
+			--full) mkdir /run/hyperv-scheduler &&
+				mount -t tmpfs -o size=4k,mode=0755 hyperv-scheduler-full /run/hyperv-scheduler &&
+				! dd if=/dev/zero of=/run/hyperv-scheduler/.fill bs=4k 2>/dev/null ;;
 			--fresh) umask 077 && "$@"; s=$?
 				stat -c %a /run/hyperv-scheduler /run/hyperv-scheduler/sda >"$modes"
 				exit $s ;;
@@ -39,7 +47,7 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 				mount -o "remount,bind${how:+,ro}" /run/hyperv-scheduler ;;
 			esac && exec "$@"' sh "$records" "$how" "$work/modes" \
 			env HYPERV_SCHEDULER_TEST_READBACK="$readback" HYPERV_SCHEDULER_BY="$by" \
-			HYPERV_SCHEDULER_TEST_AFTER_WRITE="$after" \
+			HYPERV_SCHEDULER_TEST_AFTER_WRITE="$after" ${fault:+"$fault"} \
 			timeout "$hang_limit" "$TESTFACTS" -c "$conf" "$@"
 	}
 	# on_sched TEXT: sda's scheduler file as the kernel would show it.
@@ -79,6 +87,9 @@ by=hand$boot_line"
 	by=
 	check "  the record keeps the first before" -- has "the record" "$(cat "$record")" "from=mq-deadline"
 	check "  and names the install" -- has "the record" "$(cat "$record")" "by=install"
+	on_sched '[none] mq-deadline kyber bfq'
+	check "  a report on it: exit 0" -- exits 0 guest --dry-run sda
+	check "  ... by the package's install" -- stdout_has " by the package's install"
 
 	# Another disk with the same name: a record of another diskseq is not this disk's.
 	on_sched '[none] mq-deadline kyber bfq'
@@ -152,6 +163,52 @@ by=hand$boot_line"
 	check "  the record removed" -- is "files" "$(ls -A "$records")" ""
 	check "--undo with nothing to undo: exit 0" -- exits 0 guest --undo
 	check "  silent" -- silent
+	check "--undo -v of a disk with no record: exit 0" -- exits 0 guest --undo -v sdb
+	check "  says so" -- stderr_has "hyperv-scheduler: sdb: nothing to undo (no record of a change)"
+	check "--undo with no record directory: exit 0" -- exits 0 guest --none --undo
+	check "  silent" -- silent
+	check "--undo of a path that is no disk: exit 2" -- exits 2 guest --undo /sys/block/sdz
+	check "  says why" -- stderr_is "hyperv-scheduler: cannot find '/sys/block/sdz': No such device"
+	fault=HYPERV_SCHEDULER_TEST_LIBUDEV=missing
+	check "--undo without libudev: exit 1" -- exits 1 guest --undo
+	check "  naming the library, with dlerror()'s reason" -- stderr_is \
+		"hyperv-scheduler: cannot load 'libudev.so.1': /nonexistent/libudev.so.1: cannot open shared object file: No such file or directory"
+	fault=''
+
+	# A disk that goes while --undo puts it back is not put back: exit 1, the record kept.
+	readback=$work/on-none
+	cp "$work/sda_sched" "$sda_sched"
+	check "a change, for --undo of a disk that goes: exit 0" -- exits 0 guest sda
+	on_sched '[none] mq-deadline kyber bfq'
+	fault=HYPERV_SCHEDULER_TEST_WRITE_ERROR=ENODEV
+	check "--undo, the disk gone at the write: exit 1" -- exits 1 guest --undo
+	sda_attr=/sys$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")/queue/scheduler
+	check "  says why" -- stderr_is "hyperv-scheduler: cannot write '$sda_attr': No such device"
+	check "  the record kept" -- is "files" "$(ls -A "$records")" sda
+	fault='' readback=$work/absent
+	check "--undo, the disk gone at the read-back: exit 1" -- exits 1 guest --undo
+	check "  says why" -- stderr_is "hyperv-scheduler: cannot read back '$sda_attr': No such file or directory"
+	check "  the record kept" -- is "files" "$(ls -A "$records")" sda
+	readback=$work/on-none
+	rm "$record"
+
+	# A record that cannot be written never stops the change, whatever stops it.
+	cp "$work/sda_sched" "$sda_sched"
+	check "no record directory in a read-only /run: the change made, exit 0" -- exits 0 guest --rorun sda
+	check "  the change line" -- stdout_is "sda: mq-deadline -> none"
+	check "  and a warning" -- stderr_is "hyperv-scheduler: cannot open '/run/hyperv-scheduler': Read-only file system"
+	cp "$work/sda_sched" "$sda_sched"
+	check "no room left for the record: the change made, exit 0" -- exits 0 guest --full sda
+	check "  the change line" -- stdout_is "sda: mq-deadline -> none"
+	check "  and a warning" -- stderr_is "hyperv-scheduler: cannot write '/run/hyperv-scheduler/sda': No space left on device"
+	cp "$work/sda_sched" "$sda_sched"
+	mkdir "$record"
+	check "a directory in the record's place: the change made, exit 0" -- exits 0 guest sda
+	check "  the change line" -- stdout_is "sda: mq-deadline -> none"
+	check "  and warnings: it is no record, and none is written" -- stderr_is "hyperv-scheduler: cannot read '/run/hyperv-scheduler/sda': a directory, not a regular file
+hyperv-scheduler: cannot write '/run/hyperv-scheduler/sda': Is a directory"
+	check "  no file left beside it" -- is "files" "$(ls -A "$records")" sda
+	rmdir "$record"
 	readback=$work/on-none
 	cp "$work/sda_sched" "$sda_sched"
 
@@ -271,6 +328,11 @@ boot=$boot"
 		cp "$work/sda_sched" "$sda_sched"
 		check "an identity that cannot be read: the change made, exit 0" -- exits 0 guest sda
 		check "  said as a read" -- stderr_is "hyperv-scheduler: cannot read '/sys$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")/diskseq': Is a directory, no record is kept"
+		cp "$work/record" "$record"
+		check "  --undo of it: exit 1" -- exits 1 guest --undo
+		check "  says why, in one line" -- stderr_is "hyperv-scheduler: sda: not undone: Is a directory"
+		check "  the record kept" -- is "files" "$(ls -A "$records")" sda
+		rm "$record"
 		rmdir "$azure/sys/class/block/sda/diskseq"
 		mv "$work/diskseq" "$azure/sys/class/block/sda/diskseq"
 
