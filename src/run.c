@@ -544,11 +544,10 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
  * so far kept in m. */
 static bool event_settled_early(const struct run_options *o, const struct config *c,
                                 struct machine *m, struct results *res) {
-        char buf[KERNEL_NAME_MAX], real[PATH_MAX];
-        const char *name, *syspath = real;
+        char buf[KERNEL_NAME_MAX], syspath[PATH_MAX];
         struct disk_decision dd;
         struct disk_result *d;
-        int r;
+        const char *name;
 
         if (!event_disk_early(o, c, &dd))
                 return false;
@@ -562,11 +561,8 @@ static bool event_settled_early(const struct run_options *o, const struct config
                 return true;
         }
         /* The path libudev names the disk by, in a message and in its record. A disk gone
-         * since it was read is the write's to tell, as through libudev. */
-        r = sysfs_real_path(o->event_syspath, real, sizeof(real));
-        if (r == -ENOENT)
-                syspath = o->event_syspath;
-        else if (r < 0)
+         * already is libudev's to tell. */
+        if (sysfs_real_path(o->event_syspath, syspath, sizeof(syspath)) < 0)
                 return false;
         d = add_result(res);
         if (!d) {
