@@ -87,7 +87,7 @@ static const char *read_attr(const char *syspath, const char *attr, char *buf, s
         size_t n;
         long r;
 
-        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
+        path_join(path, sizeof(path), syspath, attr);
         r = read_file_bounded(path, buf, size);
         if (r < 0) {
                 if (!error)
@@ -111,7 +111,7 @@ int disk_sysfs_check(const char *syspath) {
         char path[PATH_MAX], subsystem[PATH_MAX];
         ssize_t n;
 
-        if (snprintf(path, sizeof(path), "%s/subsystem", syspath) >= (int) sizeof(path))
+        if (!path_join(path, sizeof(path), syspath, "subsystem"))
                 return -ENAMETOOLONG;
         n = readlink(path, subsystem, sizeof(subsystem) - 1);
         if (n < 0)
@@ -257,7 +257,7 @@ static void write_outcome(const char *syspath, const char *target, int r,
                 return;
         }
         /* Only the file itself tells what the kernel kept (libudev caches the value it wrote). */
-        if (snprintf(path, sizeof(path), "%s/queue/scheduler", syspath) >= (int) sizeof(path))
+        if (!path_join(path, sizeof(path), syspath, "queue/scheduler"))
                 len = -ENAMETOOLONG;
         else
                 len = read_file_typed(path, text, sizeof(text), &type);

@@ -73,7 +73,7 @@ int sysfs_write_attr(const char *syspath, const char *attr, const char *value) {
 
         if (len + 1 >= sizeof(text))
                 return -EINVAL;
-        if (snprintf(path, sizeof(path), "%s/%s", syspath, attr) >= (int) sizeof(path))
+        if (!path_join(path, sizeof(path), syspath, attr))
                 return -ENAMETOOLONG;
         /* The value and its newline in one write(), as libudev sends them (systemd's
          * write_string_file() without a buffer): the kernel takes a sysfs write whole. */
