@@ -162,6 +162,10 @@ TABLE
 	check "an event on a Hyper-V guest, sdb already on none: exit 0" -- exits 0 event hyperv-guest "$sdb" --udev sdb
 	libudev_check "  without libudev" no
 	check "  and without CPUID" -- is "the leaves asked" "$(cat "$work/leaves" 2>/dev/null)" ""
+	rm -f "$work/leaves"
+	check "the same through libudev (no DEVPATH: sdb looked up): exit 0" -- exits 0 \
+		on hyperv-guest "$work/event" env HYPERV_SCHEDULER_TEST_CPUID_LOG="$work/leaves" "$TESTFACTS" -c "$conf" --udev sdb
+	check "  without CPUID either" -- is "the leaves asked" "$(cat "$work/leaves" 2>/dev/null)" ""
 	event_conf=$(config "mode = always")
 	check "mode always, an event on KVM, sda to change: exit 0" -- exits 0 event kvm "$sda" --udev sda
 	check "  sda is written" -- sda_first none
