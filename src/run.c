@@ -31,14 +31,12 @@ struct results {
 struct machine {
         struct machine_facts facts;
         struct machine_verdict verdict;
-        bool early; /* facts_gather_early() done */
         bool settled;
 };
 
 static const struct machine_verdict *machine_verdict(struct machine *m, bool full) {
         if (!m->settled) {
-                if (!m->early)
-                        facts_gather_early(&m->facts, full);
+                facts_gather_early(&m->facts, full);
                 facts_gather_late(&m->facts, full);
                 verdict_decide(&m->facts, &m->verdict);
                 m->settled = true;
@@ -540,8 +538,8 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
 /* The event settled without libudev: its disk left alone, already on its target, or written,
  * the machine (CPUID, the FADT, DMI, the walk to VMBus) read from /sys where a write would be
  * due, as handle_device() does with libudev. False, with nothing done, where the event's own
- * disk cannot be settled so: the run with libudev then handles it, with the machine facts read
- * so far kept in m. */
+ * disk cannot be settled so, before any machine fact is read: the run with libudev then handles
+ * it. */
 static bool event_settled_early(const struct run_options *o, const struct config *c,
                                 struct machine *m, struct results *res) {
         char buf[KERNEL_NAME_MAX], syspath[PATH_MAX];
