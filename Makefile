@@ -49,7 +49,7 @@ PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o src/report.
              src/devname.o src/json.o src/util.o src/record.o
 # The files the helper reads itself: no libudev, so the unit tests link it too.
 FILE_OBJS := src/files.o
-IO_OBJS   := $(FILE_OBJS) src/recordfile.o src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o src/undo.o src/udevlib.o
+IO_OBJS   := $(FILE_OBJS) src/recordfile.o src/cpuregs.o src/facts.o src/disk.o src/sysfs.o src/log.o src/run.o src/undo.o src/udevlib.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
              tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
@@ -75,11 +75,12 @@ tests/unit: $(TEST_OBJS) $(PURE_OBJS) $(FILE_OBJS)
 # with a fake sysfs tree it stands for any machine. Never installed.
 TESTFACTS_OBJS := tests/testfacts.o tests/cpuid-file.o
 
-# The fault points (the scheduler write, its read-back, the report, libudev's loading, the
-# syslog connection) are link-time seams (tests/testfacts.c).
+# The fault points (the scheduler write, through libudev or not, its read-back, the report,
+# libudev's loading, the syslog connection) are link-time seams (tests/testfacts.c).
 tests/hyperv-scheduler-testfacts: $(TESTFACTS_OBJS) $(filter-out src/cpuregs.o,$(OBJS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=read_file_typed -Wl,--wrap=udev_device_set_sysattr_value \
-		-Wl,--wrap=open_memstream -Wl,--wrap=dlopen -Wl,--wrap=dlsym -Wl,--wrap=connect -o $@ $^ $(HELPER_LIBS)
+		-Wl,--wrap=sysfs_write_attr -Wl,--wrap=open_memstream -Wl,--wrap=dlopen -Wl,--wrap=dlsym \
+		-Wl,--wrap=connect -o $@ $^ $(HELPER_LIBS)
 
 # The rule names the helper by the path it is installed at.
 rules/60-hyperv-scheduler.rules.out: rules/60-hyperv-scheduler.rules

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "sysfs.h"
 #include "util.h"
 
 int disk_open(struct udev *udev, const char *arg, enum devname_kind kind,
@@ -86,7 +87,7 @@ static const char *read_attr(const char *syspath, const char *attr, char *buf, s
         size_t n;
         long r;
 
-        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
+        path_join(path, sizeof(path), syspath, attr);
         r = read_file_bounded(path, buf, size);
         if (r < 0) {
                 if (!error)
@@ -110,7 +111,7 @@ int disk_sysfs_check(const char *syspath) {
         char path[PATH_MAX], subsystem[PATH_MAX];
         ssize_t n;
 
-        if (snprintf(path, sizeof(path), "%s/subsystem", syspath) >= (int) sizeof(path))
+        if (!path_join(path, sizeof(path), syspath, "subsystem"))
                 return -ENAMETOOLONG;
         n = readlink(path, subsystem, sizeof(subsystem) - 1);
         if (n < 0)
@@ -235,15 +236,16 @@ void disk_queue_facts(struct udev_device *dev, struct queue_facts *q) {
         }
 }
 
-void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
+/* What became of a write of target to the disk at syspath that returned r: the read-back
+ * tells. The same for the write through libudev and the one without it. */
+static void write_outcome(const char *syspath, const char *target, int r,
+                          struct write_outcome *out) {
         char path[PATH_MAX], text[256];
         unsigned type = 0;
         long len;
-        int r;
 
         memset(out, 0, sizeof(*out));
         out->now.current = -1;
-        r = udev_device_set_sysattr_value(dev, "queue/scheduler", target);
         if (r == -ENOENT || r == -ENODEV) {
                 out->result = WRITE_VANISHED;
                 out->error = r;
@@ -254,10 +256,8 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
                 out->error = r;
                 return;
         }
-        /* libudev caches the value it wrote, so it cannot tell what the kernel kept: read the
-         * file itself. */
-        if (snprintf(path, sizeof(path), "%s/queue/scheduler", udev_device_get_syspath(dev)) >=
-            (int) sizeof(path))
+        /* Only the file itself tells what the kernel kept (libudev caches the value it wrote). */
+        if (!path_join(path, sizeof(path), syspath, "queue/scheduler"))
                 len = -ENAMETOOLONG;
         else
                 len = read_file_typed(path, text, sizeof(text), &type);
@@ -281,4 +281,13 @@ void disk_write_scheduler(struct udev_device *dev, const char *target, struct wr
         out->result = streq(sched_list_current(&out->now), target) ? WRITE_CHANGED : WRITE_NOT_KEPT;
         if (out->result == WRITE_NOT_KEPT)
                 escape_text(text, strlen(text), out->readback, sizeof(out->readback));
+}
+
+void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out) {
+        write_outcome(udev_device_get_syspath(dev), target,
+                      udev_device_set_sysattr_value(dev, "queue/scheduler", target), out);
+}
+
+void disk_write_scheduler_at(const char *syspath, const char *target, struct write_outcome *out) {
+        write_outcome(syspath, target, sysfs_write_attr(syspath, "queue/scheduler", target), out);
 }

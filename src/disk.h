@@ -1,6 +1,7 @@
 /* Block devices: what the policy needs of one, read from /sys by the helper itself for the
- * event's own disk and for every other alike; through libudev, finding one, the walk to VMBus,
- * writing the scheduler and reading it back. */
+ * event's own disk and for every other alike; through libudev, finding one, the walk to VMBus
+ * and the write of the scheduler, save for the event's own disk under --udev (sysfs.h); the
+ * write's read-back, whichever wrote. */
 #pragma once
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,3 +60,7 @@ void disk_queue_facts(struct udev_device *dev, struct queue_facts *q);
 /* Writes target to queue/scheduler and reads the file again with read_file_typed(), which the
  * test build wraps at link time to read another file (tests/README.md). */
 void disk_write_scheduler(struct udev_device *dev, const char *target, struct write_outcome *out);
+
+/* The same without libudev, for the disk at syspath (a real path, as libudev's): the write
+ * through sysfs_write_attr(), the read-back and its outcome as above. */
+void disk_write_scheduler_at(const char *syspath, const char *target, struct write_outcome *out);

@@ -1,6 +1,7 @@
 #include "facts.h"
 
-#include <libudev.h>
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,8 @@
 #include "hyperv.h"
 #include "files.h"
 #include "util.h"
+
+#define DMI_PATH "/sys/class/dmi/id"
 
 /* Raw registers only: verdict.c says which leaves are worth a CPUID instruction (each one a VM
  * exit on Hyper-V), in which order, and what they mean. */
@@ -39,21 +42,26 @@ static void gather_fadt(struct machine_facts *f) {
         fadt_parse((const unsigned char *) buf, (size_t) len, &f->fadt);
 }
 
-static void gather_dmi(struct machine_facts *f, struct udev *udev) {
-        struct udev_device *dmi = udev_device_new_from_syspath(udev, "/sys/class/dmi/id");
+/* As libudev reads a sysfs attribute (udev_device_get_sysattr_value(), which the helper used
+ * before): the text up to a NUL, the trailing newline dropped, and here cut to DMI_VALUE_MAX;
+ * but never blocking, a FIFO refused. No field of a real DMI is that long. */
+static void gather_dmi(struct machine_facts *f) {
+        char path[sizeof(DMI_PATH) + 32];
+        struct stat st;
 
-        if (!dmi)
+        if (stat(DMI_PATH, &st) < 0 || !S_ISDIR(st.st_mode))
                 return;
         f->has_dmi = true;
         for (int i = 0; i < DMI_FIELDS; i++) {
-                const char *v = udev_device_get_sysattr_value(dmi, dmi_field_name[i]);
+                long len;
 
-                if (v) {
-                        copy_string(f->dmi[i], v, sizeof(f->dmi[i]));
-                        strip(f->dmi[i]);
-                }
+                snprintf(path, sizeof(path), DMI_PATH "/%s", dmi_field_name[i]);
+                /* What is longer is cut: read_file_typed() fills buf before it says so. */
+                len = read_file_typed(path, f->dmi[i], sizeof(f->dmi[i]), NULL);
+                if (len < 0 && len != -EFBIG)
+                        f->dmi[i][0] = '\0';
+                strip(f->dmi[i]);
         }
-        udev_device_unref(dmi);
 }
 
 void facts_gather_early(struct machine_facts *f, bool full) {
@@ -67,9 +75,9 @@ void facts_gather_early(struct machine_facts *f, bool full) {
                 gather_fadt(f);
 }
 
-void facts_gather_late(struct machine_facts *f, struct udev *udev, bool full) {
+void facts_gather_late(struct machine_facts *f, bool full) {
         if (full || verdict_needs_dmi(f))
-                gather_dmi(f, udev);
+                gather_dmi(f);
         if (full && read_file_bounded("/proc/sys/kernel/osrelease", f->osrelease,
                                       sizeof(f->osrelease)) >= 0)
                 strip(f->osrelease);

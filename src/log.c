@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util.h"
+
 static bool to_syslog, info_to_stderr;
 static enum verbosity verbosity;
 
@@ -135,24 +137,51 @@ static bool to_kmsg(const char *msg, size_t len) {
 /* To syslog as glibc's syslog() formats it, <PRI>TIMESTAMP TAG[PID]: MESSAGE, with the RFC 3164
  * time stamp "Mmm dd hh:mm:ss" in local time; where that fails (early in boot or in an
  * initramfs no syslog listens yet), to the kernel's log. False when neither took the line. */
+/* Two digits of v (0 to 99), the first pad where v < 10. */
+static void two_digits(char *p, int v, char pad) {
+        p[0] = v >= 10 ? (char) ('0' + v / 10 % 10) : pad;
+        p[1] = (char) ('0' + v % 10);
+}
+
+/* "<PRI>STAMPhyperv-scheduler[PID]: " and the first 1000 bytes of msg, then end, in line,
+ * which holds them all. Built by hand: snprintf() cost an event that changes a disk more than
+ * the rest of its line to the log (BENCHMARKS.md). Returns its length. */
+static size_t log_line(char *line, size_t size, int priority, const char *stamp,
+                       const char *msg, const char *end) {
+        size_t len = str_append(line, size, 0, "<");
+
+        len = str_append_number(line, size, len, LOG_DAEMON | priority);
+        len = str_append(line, size, len, ">");
+        len = str_append(line, size, len, stamp);
+        len = str_append(line, size, len, "hyperv-scheduler[");
+        len = str_append_number(line, size, len, getpid());
+        len = str_append(line, size, len, "]: ");
+        for (size_t i = 0; i < 1000 && msg[i] && len + 1 < size; i++)
+                line[len++] = msg[i];
+        line[len] = '\0';
+        return str_append(line, size, len, end);
+}
+
 static bool to_system_log(int priority, const char *msg) {
         static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                             "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-        char line[1100], stamp[32] = "";
+        char line[1100], stamp[] = "Mmm dd hh:mm:ss ";
         time_t now = time(NULL);
         struct tm tm;
-        int n;
 
-        if (localtime_r(&now, &tm))
-                snprintf(stamp, sizeof(stamp), "%s %2d %02d:%02d:%02d ", months[tm.tm_mon % 12],
-                         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-        n = snprintf(line, sizeof(line), "<%d>%shyperv-scheduler[%d]: %.1000s",
-                     LOG_DAEMON | priority, stamp, (int) getpid(), msg);
-        if (n > 0 && to_syslog_socket(line, strlen(line)))
+        /* RFC 3164's "Mmm dd hh:mm:ss ", the day padded with a space. */
+        if (localtime_r(&now, &tm)) {
+                memcpy(stamp, months[tm.tm_mon % 12], 3);
+                two_digits(stamp + 4, tm.tm_mday, ' ');
+                two_digits(stamp + 7, tm.tm_hour, '0');
+                two_digits(stamp + 10, tm.tm_min, '0');
+                two_digits(stamp + 13, tm.tm_sec, '0');
+        } else {
+                stamp[0] = '\0';
+        }
+        if (to_syslog_socket(line, log_line(line, sizeof(line), priority, stamp, msg, "")))
                 return true;
-        n = snprintf(line, sizeof(line), "<%d>hyperv-scheduler[%d]: %.1000s\n",
-                     LOG_DAEMON | priority, (int) getpid(), msg);
-        return n > 0 && to_kmsg(line, strlen(line));
+        return to_kmsg(line, log_line(line, sizeof(line), priority, "", msg, "\n"));
 }
 
 /* Writes all of buf to fd. Returns 0 or a negative errno. */

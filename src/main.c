@@ -12,6 +12,7 @@
 #include "log.h"
 #include "run.h"
 #include "undo.h"
+#include "util.h"
 
 static const char *arg_config = DEFAULT_CONFIG;
 static bool arg_config_named;
@@ -152,12 +153,11 @@ static int parse_argv(int argc, char *argv[]) {
  * the one device they describe. */
 static const char *event_syspath(char *buf, size_t size) {
         const char *devpath = getenv("DEVPATH");
-        int n;
 
         if (!devpath || devpath[0] != '/')
                 return NULL;
-        n = snprintf(buf, size, "/sys%s", devpath);
-        return n > 0 && (size_t) n < size ? buf : NULL;
+        return str_append(buf, size, str_append(buf, size, 0, "/sys"), devpath) < size ? buf
+                                                                                      : NULL;
 }
 
 /* What kind of run a record names: the rule's, the package's (its scripts set

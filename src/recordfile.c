@@ -16,7 +16,7 @@ static int attribute(const char *syspath, const char *attr, char *buf, size_t si
         char path[4096], text[64];
         long len;
 
-        if (snprintf(path, sizeof(path), "%s/%s", syspath, attr) >= (int) sizeof(path))
+        if (!path_join(path, sizeof(path), syspath, attr))
                 return -ENAMETOOLONG;
         len = read_file_bounded(path, text, sizeof(text));
         buf[0] = '\0';

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <libudev.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "files.h"
 #include "record.h"
 #include "report.h"
+#include "sysfs.h"
 #include "udevlib.h"
 #include "util.h"
 
@@ -29,16 +31,13 @@ struct results {
 struct machine {
         struct machine_facts facts;
         struct machine_verdict verdict;
-        bool early; /* facts_gather_early() done */
         bool settled;
 };
 
-static const struct machine_verdict *machine_verdict(struct machine *m, struct udev *udev,
-                                                     bool full) {
+static const struct machine_verdict *machine_verdict(struct machine *m, bool full) {
         if (!m->settled) {
-                if (!m->early)
-                        facts_gather_early(&m->facts, full);
-                facts_gather_late(&m->facts, udev, full);
+                facts_gather_early(&m->facts, full);
+                facts_gather_late(&m->facts, full);
                 verdict_decide(&m->facts, &m->verdict);
                 m->settled = true;
         }
@@ -180,12 +179,16 @@ static void save_record(const struct run_options *o, const char *syspath,
                         strerror(-e));
 }
 
-static void write_disk(const struct run_options *o, struct udev_device *dev, struct disk_result *d,
-                       struct results *res) {
+/* dev NULL: the event's own disk under udev, at syspath, written without libudev. */
+static void write_disk(const struct run_options *o, const char *syspath, struct udev_device *dev,
+                       struct disk_result *d, struct results *res) {
         struct write_outcome *out = &d->outcome;
         char line[128];
 
-        disk_write_scheduler(dev, d->decision.target, out);
+        if (dev)
+                disk_write_scheduler(dev, d->decision.target, out);
+        else
+                disk_write_scheduler_at(syspath, d->decision.target, out);
         d->written = true;
         /* Under udev a disk that went away before the write, or right after it, is no failure. */
         if (out->result == WRITE_VANISHED && o->under_udev) {
@@ -196,22 +199,57 @@ static void write_disk(const struct run_options *o, struct udev_device *dev, str
         if (out->result == WRITE_VANISHED)
                 out->result = out->read_back ? WRITE_NOT_KEPT : WRITE_FAILED;
         if (out->result != WRITE_CHANGED) {
-                report_write_error(d->error, sizeof(d->error), udev_device_get_syspath(dev),
-                                   d->decision.target, out);
+                report_write_error(d->error, sizeof(d->error), syspath, d->decision.target, out);
                 log_msg(LOG_ERR, "%s", d->error);
                 worsen(res, EXIT_FAILED);
                 return;
         }
         report_change_line(line, sizeof(line), d);
         log_change(line);
-        save_record(o, udev_device_get_syspath(dev), d);
+        save_record(o, syspath, d);
 }
 
-/* Each disk is decided once: the disk-local stage first, then the machine (CPUID, DMI, the walk
- * to VMBus) only where a write is due or a report names every reason. */
-static void handle_device(const struct run_options *o, struct udev *udev, const struct config *c,
-                          struct machine *m, struct udev_device *dev, bool event,
-                          struct results *res) {
+/* The machine stage, only where a write is due or a report names every reason. dev NULL: the
+ * event's own disk at syspath (a real path), walked to VMBus without libudev. */
+static void decide_machine(struct machine *m, const struct config *c, bool full,
+                           const char *syspath, struct udev_device *dev,
+                           struct disk_decision *dd) {
+        const struct machine_verdict *v;
+        bool on_vmbus;
+
+        if (!policy_needs_machine(c, dd) || !(full || dd->decision == DECISION_CHANGE))
+                return;
+        v = machine_verdict(m, full);
+        on_vmbus = verdict_vmbus_disks_are_synthetic(v) &&
+                   (dev ? disk_on_vmbus(dev) : sysfs_on_vmbus(syspath));
+        policy_machine(v, on_vmbus, dd);
+}
+
+/* The rest of a disk's decision and its write: the machine (CPUID, DMI, the walk to VMBus) only
+ * where a write is due or a report names every reason. dev NULL: the event's own disk under
+ * udev, at syspath, without libudev (event_settled_early()), with no report. */
+static void settle_disk(const struct run_options *o, const struct config *c, struct machine *m,
+                        const char *syspath, struct udev_device *dev, struct disk_result *d,
+                        struct results *res) {
+        struct disk_decision *dd = &d->decision;
+
+        decide_machine(m, c, wants_all_facts(o), syspath, dev, dd);
+        if (dd->decision == DECISION_CHANGE && !o->dry_run) {
+                if (c->unreadable)
+                        worsen(res, EXIT_FAILED);
+                else
+                        write_disk(o, syspath, dev, d, res);
+                /* What was held back under udev now matters: this disk would change. */
+                log_show_warnings();
+        } else if (dd->decision == DECISION_SKIP)
+                log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
+        else if (dd->decision == DECISION_ALREADY)
+                log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
+}
+
+/* Each disk is decided once: the disk-local stage first, then the machine (settle_disk()). */
+static void handle_device(const struct run_options *o, const struct config *c, struct machine *m,
+                          struct udev_device *dev, bool event, struct results *res) {
         bool full = wants_all_facts(o);
         struct disk_sysfs_bufs bufs;
         struct disk_decision *dd;
@@ -248,11 +286,6 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                 if (!o->dry_run && !o->json)
                         log_msg(LOG_ERR, "%s", d->error);
         }
-        if (policy_needs_machine(c, dd) && (full || dd->decision == DECISION_CHANGE)) {
-                const struct machine_verdict *v = machine_verdict(m, udev, full);
-
-                policy_machine(v, verdict_vmbus_disks_are_synthetic(v) && disk_on_vmbus(dev), dd);
-        }
         if (full) {
                 d->hw_queues = disk_hw_queues(dev);
                 d->rule_skips = policy_rule_skips(&df);
@@ -264,17 +297,7 @@ static void handle_device(const struct run_options *o, struct udev *udev, const 
                         report_queue_why(&q, d->queue_why, sizeof(d->queue_why));
                 }
         }
-        if (dd->decision == DECISION_CHANGE && !o->dry_run) {
-                if (c->unreadable)
-                        worsen(res, EXIT_FAILED);
-                else
-                        write_disk(o, dev, d, res);
-                /* What was held back under udev now matters: this disk would change. */
-                log_show_warnings();
-        } else if (dd->decision == DECISION_SKIP)
-                log_msg(LOG_DEBUG, "%s: left alone (%s)", d->name, reason_name(dd->reason));
-        else if (dd->decision == DECISION_ALREADY)
-                log_msg(LOG_DEBUG, "%s: already on %s", d->name, dd->target);
+        settle_disk(o, c, m, udev_device_get_syspath(dev), dev, d, res);
         /* Only a report reads the records of disks it does not write. */
         /* A record whose change was undone since, or overwritten, is no change of the disk's
          * now. */
@@ -322,7 +345,7 @@ static void handle_named(const struct run_options *o, struct udev *udev, const s
                 r = disk_open(udev, arg, kind, &dev);
 
         if (r == 0) {
-                handle_device(o, udev, c, m, dev, event, res);
+                handle_device(o, c, m, dev, event, res);
                 udev_device_unref(dev);
                 return;
         }
@@ -366,7 +389,7 @@ static void handle_all(const struct run_options *o, struct udev *udev, const str
 
                 if (!dev)
                         continue;
-                handle_device(o, udev, c, m, dev,
+                handle_device(o, c, m, dev,
                               o->event_syspath && streq(udev_device_get_syspath(dev),
                                                         o->event_syspath),
                               res);
@@ -503,7 +526,7 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
         struct disk_sysfs_bufs bufs;
         struct disk_facts df;
 
-        if (!o->under_udev || wants_all_facts(o) || c->unreadable || o->n_devices != 1 ||
+        if (!o->under_udev || wants_all_facts(o) || o->n_devices != 1 ||
             !event_named(o, device_arg(o, 0, buf, sizeof(buf))) ||
             disk_sysfs_check(o->event_syspath) < 0 ||
             disk_read(o->event_syspath, true, &df, &bufs) < 0)
@@ -512,36 +535,42 @@ static bool event_disk_early(const struct run_options *o, const struct config *c
         return dd->reason != REASON_UNREADABLE;
 }
 
-/* The event settled without libudev: its disk left alone or already on its target, or, in
- * mode auto where a write would be due, a machine that CPUID (or arm64's FADT) shows is no
- * Hyper-V guest. Anything else (a write, a machine that needs DMI or may be Hyper-V) is left
- * to the run with libudev, with the machine facts read so far kept in m. */
+/* The event settled without libudev: its disk left alone, already on its target, or written,
+ * the machine (CPUID, the FADT, DMI, the walk to VMBus) read from /sys where a write would be
+ * due, as handle_device() does with libudev. False, with nothing done, where the event's own
+ * disk cannot be settled so, before any machine fact is read: the run with libudev then handles
+ * it. */
 static bool event_settled_early(const struct run_options *o, const struct config *c,
-                                struct machine *m) {
-        char buf[KERNEL_NAME_MAX];
+                                struct machine *m, struct results *res) {
+        char buf[KERNEL_NAME_MAX], syspath[PATH_MAX];
         struct disk_decision dd;
+        struct disk_result *d;
         const char *name;
 
         if (!event_disk_early(o, c, &dd))
                 return false;
         name = device_arg(o, 0, buf, sizeof(buf));
-        if (dd.decision == DECISION_CHANGE) {
-                if (c->mode != MODE_AUTO)
-                        return false;
-                facts_gather_early(&m->facts, false);
-                m->early = true;
-                if (verdict_needs_dmi(&m->facts))
-                        return false;
-                verdict_decide(&m->facts, &m->verdict);
-                m->settled = true;
-                policy_machine(&m->verdict, false, &dd);
-                if (dd.reason != REASON_NOT_HYPERV)
-                        return false;
-        }
-        if (dd.decision == DECISION_SKIP)
+        if (dd.decision == DECISION_SKIP) {
                 log_msg(LOG_DEBUG, "%s: left alone (%s)", name, reason_name(dd.reason));
-        else
+                return true;
+        }
+        if (dd.decision == DECISION_ALREADY) {
                 log_msg(LOG_DEBUG, "%s: already on %s", name, dd.target);
+                return true;
+        }
+        /* The path libudev names the disk by, in a message and in its record. A disk gone
+         * already is libudev's to tell. */
+        if (sysfs_real_path(o->event_syspath, syspath, sizeof(syspath)) < 0)
+                return false;
+        d = add_result(res);
+        if (!d) {
+                log_msg(LOG_ERR, "cannot allocate memory");
+                worsen(res, EXIT_FAILED);
+                return true;
+        }
+        copy_string(d->name, name, sizeof(d->name));
+        d->decision = dd;
+        settle_disk(o, c, m, syspath, NULL, d, res);
         return true;
 }
 
@@ -566,7 +595,14 @@ enum exit_status run(const struct run_options *o) {
                 log_msg(LOG_DEBUG, "mode off: nothing to do");
                 goto out;
         }
-        if (event_settled_early(o, &c, &m))
+        /* libudev is loaded only for what the event's own environment and /sys cannot settle
+         * (event_settled_early()): a report (--dry-run, --json, --verbose: every reason, the
+         * udev database's view), --all, a disk named that is not the event's own (another
+         * name, a /dev path, more than one, a run by hand), a DEVPATH that names no block
+         * device, whose attributes' paths do not fit or whose real path is outside /sys, and a
+         * queue/scheduler that cannot be read. Other disks' HYPERV_SCHEDULER is in the udev
+         * database, which only libudev reads. */
+        if (event_settled_early(o, &c, &m, &res))
                 goto out;
         udev = udev_new();
         if (!udev && udevlib_error()) {
@@ -581,7 +617,7 @@ enum exit_status run(const struct run_options *o) {
         }
         /* The headline of a report names the machine, whatever the disks need. */
         if (report)
-                machine_verdict(&m, udev, full);
+                machine_verdict(&m, full);
 
         if (o->n_devices == 0)
                 handle_all(o, udev, &c, &m, &res);

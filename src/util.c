@@ -94,3 +94,33 @@ char *strip(char *s) {
 bool streq(const char *a, const char *b) {
         return a && b && strcmp(a, b) == 0;
 }
+
+size_t str_append(char *buf, size_t size, size_t len, const char *s) {
+        size_t n = strlen(s);
+
+        if (len >= size || n >= size - len)
+                return size;
+        memcpy(buf + len, s, n + 1);
+        return len + n;
+}
+
+size_t str_append_number(char *buf, size_t size, size_t len, long long v) {
+        char digits[24], *p = digits + sizeof(digits);
+        /* The magnitude as unsigned: -LLONG_MIN does not fit in a long long. */
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v;
+
+        *--p = '\0';
+        do
+                *--p = (char) ('0' + u % 10);
+        while ((u /= 10) > 0);
+        if (v < 0)
+                *--p = '-';
+        return str_append(buf, size, len, p);
+}
+
+bool path_join(char *buf, size_t size, const char *dir, const char *name) {
+        size_t len = str_append(buf, size, 0, dir);
+
+        len = str_append(buf, size, len, "/");
+        return str_append(buf, size, len, name) < size;
+}

@@ -22,3 +22,13 @@ void escape_text(const char *in, size_t len, char *out, size_t size);
 char *strip(char *s);
 
 bool streq(const char *a, const char *b);
+
+/* Text built in buf (size bytes) from its first len, without snprintf(), whose formatting
+ * costs more than the rest of the per-event path's own work (BENCHMARKS.md): s, or v in
+ * decimal, appended and terminated. Each returns the new length, or size where it does not
+ * fit, and then every later one too: a caller checks the last. */
+size_t str_append(char *buf, size_t size, size_t len, const char *s);
+size_t str_append_number(char *buf, size_t size, size_t len, long long v);
+
+/* dir/name in buf (size bytes); false when that does not fit. */
+bool path_join(char *buf, size_t size, const char *dir, const char *name);

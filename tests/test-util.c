@@ -110,6 +110,37 @@ START_TEST(streq_treats_null_as_unequal) {
 }
 END_TEST
 
+START_TEST(str_append_builds_and_says_when_full) {
+        char buf[16];
+        size_t len = str_append(buf, sizeof(buf), 0, "at=");
+
+        len = str_append_number(buf, sizeof(buf), len, 1765100000);
+        ck_assert_str_eq(buf, "at=1765100000");
+        ck_assert_uint_eq(len, 13);
+        len = str_append_number(buf, sizeof(buf), 0, -42);
+        ck_assert_str_eq(buf, "-42");
+        len = str_append_number(buf, sizeof(buf), len, 0);
+        ck_assert_str_eq(buf, "-420");
+        /* 15 bytes and the NUL fill it; one more does not fit, nor anything after. */
+        len = str_append(buf, sizeof(buf), 0, "0123456789abcde");
+        ck_assert_uint_eq(len, 15);
+        ck_assert_uint_eq(str_append(buf, sizeof(buf), len, "f"), sizeof(buf));
+        ck_assert_uint_eq(str_append(buf, sizeof(buf), sizeof(buf), ""), sizeof(buf));
+        ck_assert_str_eq(buf, "0123456789abcde");
+        ck_assert_uint_eq(str_append_number(buf, sizeof(buf), 0, -9223372036854775807LL - 1),
+                          sizeof(buf));
+}
+END_TEST
+
+START_TEST(path_join_fits_or_fails) {
+        char buf[13];
+
+        ck_assert(path_join(buf, sizeof(buf), "/sys/sda", "dev"));
+        ck_assert_str_eq(buf, "/sys/sda/dev");
+        ck_assert(!path_join(buf, sizeof(buf), "/sys/sda", "devno"));
+}
+END_TEST
+
 START_TEST(read_file_bounded_exact_fit) {
         char path[512], buf[16];
 
@@ -183,6 +214,8 @@ Suite *util_suite(void) {
         tcase_add_loop_test(tc, escape_text_makes_one_safe_line, 0, ELEMENTSOF(escapes));
         tcase_add_loop_test(tc, strip_removes_outer_blanks, 0, ELEMENTSOF(strips));
         tcase_add_test(tc, streq_treats_null_as_unequal);
+        tcase_add_test(tc, str_append_builds_and_says_when_full);
+        tcase_add_test(tc, path_join_fits_or_fails);
         suite_add_tcase(s, tc);
 
         tc = tcase_create("files");

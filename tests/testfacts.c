@@ -94,9 +94,20 @@ long __wrap_read_file_typed(const char *path, char *buf, size_t size, unsigned *
         }
         return __real_read_file_typed(path, buf, size, type);
 }
-/* The fault point of the write: linked with -Wl,--wrap (Makefile), so the shipped binary holds
- * no hook. With HYPERV_SCHEDULER_TEST_WRITE_ERROR the write fails with that errno and writes
- * nothing, as a disk removed between the decision and the write does. */
+/* The fault points of the write, through libudev or without it (the event's own disk under
+ * --udev, src/sysfs.c): linked with -Wl,--wrap (Makefile), so the shipped binary holds no hook.
+ * With HYPERV_SCHEDULER_TEST_WRITE_ERROR the write fails with that errno and writes nothing, as
+ * a disk removed between the decision and the write does. HYPERV_SCHEDULER_TEST_AFTER_WRITE: a
+ * shell command run right after the write, as a udev event for the disk can run the helper
+ * there (record.sh). */
+static int after_write(int r) {
+        const char *after = getenv("HYPERV_SCHEDULER_TEST_AFTER_WRITE");
+
+        if (after && system(after) != 0)
+                return -EIO;
+        return r;
+}
+
 int __real_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
                                          const char *value);
 int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
@@ -104,17 +115,18 @@ int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *at
 
 int __wrap_udev_device_set_sysattr_value(struct udev_device *dev, const char *attr,
                                          const char *value) {
-        const char *after = getenv("HYPERV_SCHEDULER_TEST_AFTER_WRITE");
-        int r;
-
         if (write_error)
                 return -write_error;
-        r = __real_udev_device_set_sysattr_value(dev, attr, value);
-        /* HYPERV_SCHEDULER_TEST_AFTER_WRITE: a shell command run right after the write, as a
-         * udev event for the disk can run the helper there (record.sh). */
-        if (after && system(after) != 0)
-                return -EIO;
-        return r;
+        return after_write(__real_udev_device_set_sysattr_value(dev, attr, value));
+}
+
+int __real_sysfs_write_attr(const char *syspath, const char *attr, const char *value);
+int __wrap_sysfs_write_attr(const char *syspath, const char *attr, const char *value);
+
+int __wrap_sysfs_write_attr(const char *syspath, const char *attr, const char *value) {
+        if (write_error)
+                return -write_error;
+        return after_write(__real_sysfs_write_attr(syspath, attr, value));
 }
 
 /* The fault point of the report, which is built in memory before it is written: linked with

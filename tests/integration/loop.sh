@@ -107,6 +107,45 @@ $loop: none -> mq-deadline (undone)"
 		stderr_is "hyperv-scheduler: cannot write '$syspath/queue/scheduler': Read-only file system"
 	check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
 
+	# The rule's event on the real kernel: the event's own disk written without libudev,
+	# which the loader never looks for (LD_DEBUG=libs names each library it does, dlopen()'s
+	# too), in a private /run (the record) and a private /dev (its lines on stderr).
+	# event [--ro] ARGS...: the helper as udev runs it for the loop's event (--ro: under a
+	# read-only /sys).
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	event() {
+		local ro=''
+		[ "${1:-}" != --ro ] || { ro=ro && shift; }
+		rm -f "$work/ld".*
+		unshare -m -- sh -c 'ro=$1
+			shift
+			mount -t tmpfs hyperv-scheduler-run /run || exit 125
+			[ -z "$ro" ] || { mount --bind /sys /sys && mount -o remount,bind,ro /sys; } || exit 125
+			exec "$@"' sh "$ro" \
+			"${log_ns[@]}" none env LD_DEBUG=libs LD_DEBUG_OUTPUT="$work/ld" DEVPATH="${syspath#/sys}" \
+			DEVTYPE=disk "$HELPER" -c "$conf" --udev "$@" "$loop"
+	}
+	libudev_looked_for() { cat "$work/ld".* | grep -c 'find library=libudev'; }
+	if need_mounts "real-kernel events: a private /run and /dev" /dev; then
+		set_sched mq-deadline
+		check "an event for the loop, mode always: exit 0" -- exits 0 event
+		check "  the helper's exit 0" -- stdout_is "exit 0"
+		check "  on stderr, where there is no log" -- stderr_is "hyperv-scheduler: $loop: mq-deadline -> none"
+		check "  the kernel reads back none" -- scheduler_is "$sched" none
+		check "  libudev never looked for" -- is "lookups of libudev" "$(libudev_looked_for)" 0
+		check "an event for the loop, already on none: exit 0" -- exits 0 event
+		check "  nothing said" -- stderr_is ""
+		check "  libudev never looked for" -- is "lookups of libudev" "$(libudev_looked_for)" 0
+		check "an event with --verbose, a report's reasons: exit 0" -- exits 0 event --verbose
+		check "  libudev looked for" -- is "lookups of libudev" "$(libudev_looked_for)" 1
+		set_sched mq-deadline
+		check "an event, a read-only /sys: exit 0" -- exits 0 event --ro
+		check "  the error names the path and EROFS" -- stderr_is \
+			"hyperv-scheduler: cannot write '$syspath/queue/scheduler': Read-only file system"
+		check "  the helper's exit 1" -- stdout_is "exit 1"
+		check "  the loop keeps mq-deadline" -- scheduler_is "$sched" mq-deadline
+	fi
+
 	if need_nobody "unprivileged runs" "$HELPER"; then
 		nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 		check "--dry-run works as an unprivileged user" -- \

@@ -77,6 +77,27 @@ if need_tree "every kind of machine"; then
 	generic=$work/osrelease-debian
 	echo 6.1.0-28-cloud-amd64 >"$generic"
 
+	# event_agrees NAME TREE CPUID DISK ACTION [IN_NS-OPTION...]: the rule's event for DISK
+	# (udev's DEVPATH, libudev made unloadable) writes DISK where the report's ACTION is
+	# would-change, and only there: the run without libudev and the report, which reads
+	# through libudev, decide alike. The read-back shows the target kept: none, or noop
+	# where the disk offers no none (Linux before 5.0).
+	event_agrees() {
+		local name=$1 tree=$2 cpuid=$3 disk=$4 want=no devpath before target=none
+		[ "${5%%/*}" != would-change ] || want=yes
+		shift 5
+		devpath=$(cd -P "$tree/sys/class/block/$disk" && pwd)
+		grep -qw none "$devpath/queue/scheduler" || target=noop
+		printf '[%s]\n' "$target" >"$work/on-target"
+		before=$(tree_sum "$tree")
+		check "$name: an event for $disk without libudev exits 0" -- exits 0 in_ns --sys "$tree" "$@" -- \
+			env HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/$cpuid" HYPERV_SCHEDULER_TEST_LIBUDEV=missing \
+			HYPERV_SCHEDULER_TEST_READBACK="$work/on-target" DEVPATH="${devpath#"$tree/sys"}" DEVTYPE=disk \
+			"$TESTFACTS" -c "$conf" --udev "$disk"
+		check "$name: and writes $disk only if the report says it would change" -- \
+			is "$disk written" "$([ "$(tree_sum "$tree")" = "$before" ] && echo no || echo yes)" "$want"
+	}
+
 	# machine | CPUID file | tree | DMI | VMBus | kernel release | verdict hypervisor flavour | sda
 	# [| FADT, for the machines without CPUID]
 	while IFS='|' read -r name cpuid base dmi vmbus osrelease want sda fadt; do
@@ -119,6 +140,7 @@ if need_tree "every kind of machine"; then
 			check "$name: a real run on every disk exits 0" -- exits 0 "${run[@]}" --all
 			check "$name: and writes nothing" -- is "the tree's checksum" "$(tree_sum "$tree")" "$before"
 		fi
+		event_agrees "$name" "$tree" "$cpuid" sda "$sda" "${release[@]}"
 	done <<'TABLE'
 hyper-v gen1|hyperv-guest|legacy|-|yes|debian|hyperv-guest microsoft gen1|would-change/None
 azure gen1|hyperv-guest|gen1|-|yes|debian|hyperv-guest microsoft azure gen1|would-change/None
@@ -176,6 +198,8 @@ TABLE
 		"sda=would-change/None/1 sdb=would-change/None/1 sdc=already/None/4 sdd=already/None/4 sr0=skipped/not-vmbus/1"
 	check "azure gen1: the resource disk is on the IDE fast path" -- json_is "$(disk sdb queues_why)" "an IDE controller (Generation 1)"
 	check "azure gen1: the data disks start on none" -- json_is "$(disk sdc kernel_default)" none
+	event_agrees "azure gen1" "$tree" hyperv-guest sr0 skipped/not-vmbus
+	event_agrees "azure gen1" "$tree" hyperv-guest sda would-change/None
 	# A guest whose VMBus did not come up (hv_vmbus not loaded, or not built, as Linux 6.18
 	# allows without CONFIG_HYPERV_VMBUS; or a host whose VMBus versions the kernel no longer
 	# speaks): no storvsc either, the Generation 1 IDE disks on ata_piix. Still a guest, every
@@ -194,6 +218,7 @@ TABLE
 	before=$(tree_sum "$tree")
 	check "guest without vmbus: a real run on every disk exits 0" -- exits 0 "${novmbus[@]}" --all
 	check "guest without vmbus: and writes nothing" -- is "the tree's checksum" "$(tree_sum "$tree")" "$before"
+	event_agrees "guest without vmbus" "$tree" hyperv-guest sda skipped/not-vmbus
 	tree=$(machine_tree nested azure azure yes)
 	check "nested root: the report" -- exits 0 in_ns --sys "$tree" -- env \
 		HYPERV_SCHEDULER_TEST_CPUID="$FIXTURES/cpuid/hyperv-root-nested" "$TESTFACTS" -c "$conf" --dry-run --json sda

@@ -24,8 +24,8 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 	# directory of its own on a file system with no room left), the read-back of a write reading
 	# $readback, HYPERV_SCHEDULER_BY=$by, HYPERV_SCHEDULER_TEST_AFTER_WRITE=$after, and $fault
 	# (a VARIABLE=VALUE of a fault point of tests/README.md, where set), under a
-	# `timeout "$hang_limit"` guard (a FIFO as a record).
-	readback=$work/on-none by='' after='' fault=''
+	# `timeout "$hang_limit"` guard (a FIFO as a record), after "${pre[@]}" (an event's).
+	readback=$work/on-none by='' after='' fault='' pre=()
 	guest() {
 		local how=''
 		case $1 in --ro | --link | --fresh | --noboot | --none | --rorun | --full) how=$1 && shift ;; esac
@@ -48,7 +48,7 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 			esac && exec "$@"' sh "$records" "$how" "$work/modes" \
 			env HYPERV_SCHEDULER_TEST_READBACK="$readback" HYPERV_SCHEDULER_BY="$by" \
 			HYPERV_SCHEDULER_TEST_AFTER_WRITE="$after" ${fault:+"$fault"} \
-			timeout "$hang_limit" "$TESTFACTS" -c "$conf" "$@"
+			"${pre[@]}" timeout "$hang_limit" "$TESTFACTS" -c "$conf" "$@"
 	}
 	# on_sched TEXT: sda's scheduler file as the kernel would show it.
 	on_sched() { printf '%s\n' "$1" >"$sda_sched"; }
@@ -403,6 +403,46 @@ boot=$boot"
 		after=''
 		readback=$work/on-none
 		rm -f "$record"
+		cp "$work/sda_sched" "$sda_sched"
+	fi
+
+	# The record of an event's change, down both paths: through libudev (no DEVPATH: the
+	# disk is looked up) and without it (udev's DEVPATH, libudev made unloadable, which only
+	# a run through libudev would say). Its lines go to stderr: a private /dev without
+	# /dev/log or /dev/kmsg (log_ns).
+	if need_mounts "records of an event: a private /dev" /dev; then
+		sda_path=$(cd -P "$azure/sys/class/block/sda" && pwd | sed "s|^$azure/sys||")
+		for path in "through libudev" "without libudev"; do
+			pre=(env "${log_ns[@]}" none)
+			[ "$path" = "through libudev" ] ||
+				pre=(env DEVPATH="$sda_path" DEVTYPE=disk HYPERV_SCHEDULER_TEST_LIBUDEV=missing "${log_ns[@]}" none)
+			rm -f "$record"
+			cp "$work/sda_sched" "$sda_sched"
+			check "an event $path, a disk that changes: exit 0" -- exits 0 guest --udev sda
+			check "  the change line" -- stderr_is "hyperv-scheduler: sda: mq-deadline -> none"
+			check "  its record, by udev" -- is "the record" "$(grep -v '^at=' "$record")" "name=sda
+diskseq=$seq_of_sda
+devpath=$sda_path
+devnum=8:0
+from=mq-deadline
+to=none
+by=udev$boot_line"
+			on_sched '[bfq] none mq-deadline kyber'
+			check "an event $path, changed again: exit 0" -- exits 0 guest --udev sda
+			check "  the record keeps the first before" -- has "the record" "$(cat "$record")" "from=mq-deadline"
+			rm "$record"
+			cp "$work/sda_sched" "$sda_sched"
+			check "an event $path, a read-only /run: the write is made, exit 0" -- exits 0 guest --ro --udev sda
+			check "  the change line and a warning" -- stderr_is "hyperv-scheduler: sda: mq-deadline -> none
+hyperv-scheduler: cannot write '/run/hyperv-scheduler/sda': Read-only file system"
+			check "  no record" -- is "files" "$(ls -A "$records")" ""
+			cp "$work/sda_sched" "$sda_sched"
+			check "an event $path, a symbolic link as the record directory: exit 0" -- exits 0 guest --link --udev sda
+			check "  the change line and a warning" -- stderr_is "hyperv-scheduler: sda: mq-deadline -> none
+hyperv-scheduler: cannot use '/run/hyperv-scheduler': not a directory (a symbolic link too), no record is read or kept"
+			check "  no record" -- is "files" "$(ls -A "$records")" ""
+		done
+		pre=()
 		cp "$work/sda_sched" "$sda_sched"
 	fi
 fi

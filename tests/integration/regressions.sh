@@ -116,9 +116,9 @@ TABLE
 	check "  the footer says why" -- stdout_has "sda: 1 hardware queue, but no mq-deadline offered (a module not loaded): the kernel starts it on none"
 	check "  and nothing generic" -- is "a generic sentence" "$(grep -c 'A disk with 1 hardware queue' <<<"$out")" 0
 
-	# Under udev with no report, the event's own disk is decided from /sys and CPUID, and
-	# libudev opened (src/udevlib.c) only for a write: in mode auto where the machine may
-	# be a Hyper-V guest. The
+	# Under udev with no report, the event's own disk is decided, and written, from /sys,
+	# CPUID and DMI, libudev never opened (src/udevlib.c): only what the event cannot
+	# settle so opens it (run.c, run()). The
 	# dynamic loader names each library it looks for with LD_DEBUG=libs, dlopen()'s too;
 	# umockdev's preload library links libudev itself, so there only the outcome counts.
 	# Each case starts from sda on mq-deadline, as the fixture has it (the first 4 bytes
@@ -158,14 +158,18 @@ TABLE
 	check "  CPUID leaves 1 and 0x40000000 only" -- is "the leaves asked" "$(paste -sd' ' "$work/leaves")" "0x00000001 0x40000000"
 	check "an event on a Hyper-V guest, sda on VMBus: exit 0" -- exits 0 event hyperv-guest "$sda" --udev sda
 	check "  sda is written" -- sda_first none
-	libudev_check "  with libudev" yes
+	libudev_check "  without libudev" no
 	check "an event on a Hyper-V guest, sdb already on none: exit 0" -- exits 0 event hyperv-guest "$sdb" --udev sdb
 	libudev_check "  without libudev" no
 	check "  and without CPUID" -- is "the leaves asked" "$(cat "$work/leaves" 2>/dev/null)" ""
+	rm -f "$work/leaves"
+	check "the same through libudev (no DEVPATH: sdb looked up): exit 0" -- exits 0 \
+		on hyperv-guest "$work/event" env HYPERV_SCHEDULER_TEST_CPUID_LOG="$work/leaves" "$TESTFACTS" -c "$conf" --udev sdb
+	check "  without CPUID either" -- is "the leaves asked" "$(cat "$work/leaves" 2>/dev/null)" ""
 	event_conf=$(config "mode = always")
 	check "mode always, an event on KVM, sda to change: exit 0" -- exits 0 event kvm "$sda" --udev sda
 	check "  sda is written" -- sda_first none
-	libudev_check "  with libudev" yes
+	libudev_check "  without libudev" no
 	check "mode always, an event for sdb, already on none: exit 0" -- exits 0 event kvm "$sdb" --udev sdb
 	libudev_check "  without libudev" no
 	event_conf=

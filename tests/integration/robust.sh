@@ -206,6 +206,11 @@ if need_tree "fake guests"; then
 	libudev=$(ldconfig -p | sed -n 's/^[[:space:]]*libudev\.so\.1 (.*) => //p' | head -n 1)
 	check "  naming the function and the library, with dlerror()'s reason" -- stderr_is \
 		"hyperv-scheduler: cannot find 'udev_enumerate_new' in 'libudev.so.1': $libudev: undefined symbol: udev_enumerate_new-missing"
+	check "no libudev, sda changed by hand: exit 1" -- \
+		exits 1 no_libudev hyperv-guest missing DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" sda
+	check "  naming the library, with dlerror()'s reason" -- stderr_is \
+		"hyperv-scheduler: cannot load 'libudev.so.1': /nonexistent/libudev.so.1: cannot open shared object file: No such file or directory"
+	check "  sda is not written" -- is "sda's scheduler file" "$(cat "$sda_sched")" "$(cat "$work/sda_sched")"
 	check "no libudev, an event on KVM that needs none: exit 0" -- \
 		exits 0 no_libudev kvm missing DEVPATH="$sda" DEVTYPE=disk "$TESTFACTS" -c "$conf" --udev sda
 	check "  and nothing is said" -- silent
@@ -232,26 +237,53 @@ if need_tree "fake guests"; then
 	# Under udev: what reaches syslog, from a private /dev (log_ns) inside the tree's
 	# namespace.
 	if need_mounts "fake guests: messages under udev" /dev; then
-		check "under udev a disk gone at the read-back is no failure" -- \
-			exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/absent" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
-		check "  nothing is logged" -- stdout_is "exit 0"
-		cp "$work/sda_sched" "$sda_sched"
-		while IFS='|' read -r at errno logged; do
-			check "under udev the $at failing with $errno" -- \
-				exits 0 fails_at "$at" "$errno" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
-			if [ -n "$logged" ]; then
-				check "  is an error: logged, exit 1" -- stdout_is "$logged"$'\n'"exit 1"
-			else
-				check "  is a disk that vanished: nothing is logged, exit 0" -- stdout_is "exit 0"
-			fi
+		# Each fault of the write down both paths: through libudev (no DEVPATH: the event's
+		# disk is looked up) and without it (udev's DEVPATH, libudev made unloadable, which
+		# only a run through libudev would say), with the same outcome and the same lines.
+		printf 'none [mq-deadline] kyber bfq\n' >"$work/on-deadline"
+		for path in "through libudev" "without libudev"; do
+			ev=()
+			[ "$path" = "through libudev" ] ||
+				ev=(DEVPATH="$sda" DEVTYPE=disk HYPERV_SCHEDULER_TEST_LIBUDEV=missing)
+			check "under udev $path, a disk gone at the read-back is no failure" -- \
+				exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/absent" "${ev[@]}" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+			check "  nothing is logged" -- stdout_is "exit 0"
 			cp "$work/sda_sched" "$sda_sched"
-		done <<TABLE
+			while IFS='|' read -r at errno logged; do
+				check "under udev $path, the $at failing with $errno" -- \
+					exits 0 fails_at "$at" "$errno" "${ev[@]}" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+				if [ -n "$logged" ]; then
+					check "  is an error: logged, exit 1" -- stdout_is "$logged"$'\n'"exit 1"
+				else
+					check "  is a disk that vanished: nothing is logged, exit 0" -- stdout_is "exit 0"
+				fi
+				cp "$work/sda_sched" "$sda_sched"
+			done <<TABLE
 write|ENOENT|
 write|ENODEV|
 write|EIO|syslog <27> cannot write '/sys$sda/queue/scheduler': Input/output error
+write|EINVAL|syslog <27> cannot write '/sys$sda/queue/scheduler': Invalid argument
 read-back|ENODEV|
 read-back|EIO|syslog <27> cannot read back '/sys$sda/queue/scheduler': Input/output error
 TABLE
+			check "under udev $path, a write the kernel does not keep: exit 0" -- \
+				exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-deadline" "${ev[@]}" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+			check "  is an error: logged, exit 1" -- stdout_is "syslog <27> cannot set '/sys$sda/queue/scheduler': wrote 'none', it reads back 'none [mq-deadline] kyber bfq\\n'
+exit 1"
+			cp "$work/sda_sched" "$sda_sched"
+			check "under udev $path, a disk that changes: exit 0" -- \
+				exits 0 on hyperv-guest "$azure" env HYPERV_SCHEDULER_TEST_READBACK="$work/on-none" "${ev[@]}" "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+			check "  one line in syslog" -- stdout_is "syslog <30> sda: mq-deadline -> none
+exit 0"
+			check "  the disk is written" -- is "sda's scheduler file, first 4 bytes" "$(head -c 4 "$sda_sched")" none
+			cp "$work/sda_sched" "$sda_sched"
+			check "under udev $path, a FIFO config and a disk that would change: exit 0" -- \
+				exits 0 on hyperv-guest "$azure" env "${ev[@]}" "${log_ns[@]}" syslog timeout "$hang_limit" "$TESTFACTS" -c "$fifo" --udev sda
+			check "  the error is logged, exit 1" -- \
+				stdout_is "syslog <27> cannot read '$fifo': a FIFO, not a regular file, nothing is changed
+exit 1"
+			check "  the disk is not written" -- is "sda's scheduler file" "$(cat "$sda_sched")" "$(cat "$work/sda_sched")"
+		done
 
 		# A config's warnings count only with a disk that changes.
 		bad=$(config "colour = blue")
