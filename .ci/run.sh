@@ -195,6 +195,8 @@ mkdir "$plain"
 make clean >/dev/null
 tar --exclude=./.git -cf - . | tar -C "$plain" -xf -
 start shellcheck make shellcheck
+# The man pages as the packages build them: a line scdoc cannot read fails every package.
+start man make -C "$plain" man
 start build-clang make -C "$plain" CC=clang WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
 step build-gcc make CC=gcc SANITIZE=1 WERROR=1 all tests/unit tests/hyperv-scheduler-testfacts
 # The suite, ASan and UBSan watching: memory errors and undefined behaviour on every path it
@@ -205,7 +207,7 @@ step make-check make check SANITIZE=1
 # Every sample of output in the README and the man pages, made again by a run (root: three
 # loop devices stand in for the disks a sample changes).
 step docs-check make docs-check
-finish shellcheck build-clang
+finish shellcheck man build-clang
 gate "the fast tier"
 
 # ---------------------------------------------------------------------------------------
