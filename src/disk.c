@@ -149,7 +149,9 @@ int disk_read(const char *syspath, bool event, struct disk_facts *f, struct disk
         /* One that is there but cannot be read is no bio-based disk's absent file. */
         f->scheduler = read_attr(syspath, LONGEST_ATTR, b->scheduler, sizeof(b->scheduler),
                                  &f->scheduler_error, &f->scheduler_type);
-        f->zoned = read_attr(syspath, "queue/zoned", b->zoned, sizeof(b->zoned), NULL, NULL);
+        /* Nor one whose zoned file cannot be read a disk known not to be zoned. */
+        f->zoned = read_attr(syspath, "queue/zoned", b->zoned, sizeof(b->zoned), &f->zoned_error,
+                             &f->zoned_type);
         f->opted_out = event && streq(getenv("HYPERV_SCHEDULER"), "skip");
         return 0;
 }

@@ -80,6 +80,8 @@ static enum reason disk_reason(const struct config *c, const struct disk_facts *
         /* Zoned disks are left as the kernel set them: before Linux 6.10 only mq-deadline kept
          * their writes in order; from 6.10 zone write plugging does under any scheduler, so
          * none would do there, but Hyper-V offers no zoned disk to gain from it. */
+        if (d->zoned_error)
+                return REASON_UNREADABLE;
         if (d->zoned && !streq(d->zoned, "none"))
                 return REASON_ZONED;
         if (!config_wants(c, d->name))

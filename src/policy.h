@@ -37,7 +37,9 @@ struct disk_facts {
         const char *scheduler;   /* queue/scheduler, NULL when absent or unreadable */
         int scheduler_error;     /* negative errno when it is there but cannot be read, else 0 */
         unsigned scheduler_type; /* then the st_mode of what is no regular file, else 0 */
-        const char *zoned;       /* queue/zoned, NULL when absent */
+        const char *zoned;       /* queue/zoned, NULL when absent or unreadable */
+        int zoned_error;         /* as scheduler_error, for queue/zoned */
+        unsigned zoned_type;     /* as scheduler_type, for queue/zoned */
         bool opted_out;          /* udev property HYPERV_SCHEDULER=skip */
 };
 

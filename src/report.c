@@ -78,15 +78,15 @@ bool report_check_fails(char *buf, size_t size, const struct disk_result *d) {
         return true;
 }
 
-/* "cannot VERB 'SYSPATH/queue/scheduler'TAIL" in size bytes, SYSPATH escaped (a directory
- * name may hold a newline): a syspath too long loses its middle, never TAIL, the part that
- * explains. */
-static void scheduler_message(char *buf, size_t size, const char *verb, const char *path,
-                              const char *tail) {
-        static const char file[] = "/queue/scheduler";
-        char syspath[4 * PATH_MAX + 1];
+/* "cannot VERB 'SYSPATH/ATTR'TAIL" in size bytes, SYSPATH escaped (a directory name may hold
+ * a newline): a syspath too long loses its middle, never ATTR or TAIL, the parts that
+ * explain. */
+static void attr_message(char *buf, size_t size, const char *verb, const char *path,
+                         const char *attr, const char *tail) {
+        char file[32], syspath[4 * PATH_MAX + 1];
         size_t fixed, len;
 
+        snprintf(file, sizeof(file), "/%s", attr);
         escape_text(path, strlen(path), syspath, sizeof(syspath));
         fixed = strlen("cannot ") + strlen(verb) + strlen(" ''") + strlen(file) + strlen(tail) + 1;
         len = strlen(syspath);
@@ -110,16 +110,16 @@ void report_write_error(char *buf, size_t size, const char *syspath, const char 
         case WRITE_FAILED:
         case WRITE_VANISHED:
                 snprintf(tail, sizeof(tail), ": %s", strerror(-o->error));
-                scheduler_message(buf, size, "write", syspath, tail);
+                attr_message(buf, size, "write", syspath, "queue/scheduler", tail);
                 break;
         case WRITE_NOT_KEPT:
                 if (o->error) {
                         snprintf(tail, sizeof(tail), ": %s", read_error_text(o->error, o->type));
-                        scheduler_message(buf, size, "read back", syspath, tail);
+                        attr_message(buf, size, "read back", syspath, "queue/scheduler", tail);
                 } else {
                         snprintf(tail, sizeof(tail), ": wrote '%s', it reads back '%s'", target,
                                  o->readback);
-                        scheduler_message(buf, size, "set", syspath, tail);
+                        attr_message(buf, size, "set", syspath, "queue/scheduler", tail);
                 }
                 break;
         case WRITE_CHANGED:
@@ -128,11 +128,12 @@ void report_write_error(char *buf, size_t size, const char *syspath, const char 
         }
 }
 
-void report_read_error(char *buf, size_t size, const char *syspath, int error, unsigned type) {
+void report_read_error(char *buf, size_t size, const char *syspath, const char *attr, int error,
+                       unsigned type) {
         char tail[160];
 
         snprintf(tail, sizeof(tail), ": %s", read_error_text(error, type));
-        scheduler_message(buf, size, "read", syspath, tail);
+        attr_message(buf, size, "read", syspath, attr, tail);
 }
 
 void report_name_error(char *buf, size_t size, const char *arg, const char *why) {

@@ -88,9 +88,11 @@ void report_change_line(char *buf, size_t size, const struct disk_result *d);
 /* The messages, each "cannot VERB 'PATH': REASON". A write that failed or was not kept: */
 void report_write_error(char *buf, size_t size, const char *syspath, const char *target,
                         const struct write_outcome *o);
-/* A queue/scheduler that is there but cannot be read (REASON_UNREADABLE): error is a negative
- * errno, type the st_mode of what is no regular file, or 0. */
-void report_read_error(char *buf, size_t size, const char *syspath, int error, unsigned type);
+/* An attribute of the disk at syspath (queue/scheduler, queue/zoned) that is there but cannot be
+ * read (REASON_UNREADABLE): error is a negative errno, type the st_mode of what is no regular
+ * file, or 0. */
+void report_read_error(char *buf, size_t size, const char *syspath, const char *attr, int error,
+                       unsigned type);
 /* A device argument that is not a device name (why from devname_check()); shown escaped. */
 void report_name_error(char *buf, size_t size, const char *arg, const char *why);
 /* A device that cannot be found: error is a negative errno, -ENOTBLK for a path that is not a

@@ -280,8 +280,12 @@ static void handle_device(const struct run_options *o, const struct config *c, s
         /* Left alone, but for no reason a disk may have: the run fails, and says why once, in
          * the report or --check's line where there is one. */
         if (dd->reason == REASON_UNREADABLE) {
+                bool sched = df.scheduler_error != 0;
+
                 report_read_error(d->error, sizeof(d->error), udev_device_get_syspath(dev),
-                                  df.scheduler_error, df.scheduler_type);
+                                  sched ? "queue/scheduler" : "queue/zoned",
+                                  sched ? df.scheduler_error : df.zoned_error,
+                                  sched ? df.scheduler_type : df.zoned_type);
                 worsen(res, EXIT_FAILED);
                 if (!o->dry_run && !o->json)
                         log_msg(LOG_ERR, "%s", d->error);

@@ -152,6 +152,15 @@ static const struct policy_case cases[] = {
                 .decision = DECISION_SKIP, .reason = REASON_NO_SUITABLE, .problem = true,
         },
         {
+                /* Not known not to be zoned: before 6.10 none would lose a zoned disk's order. */
+                .name = "queue/zoned there but unreadable, on a Hyper-V guest, mode always",
+                .mode = MODE_ALWAYS, GUEST,
+                .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",
+                          .zoned_error = -EACCES },
+                .decision = DECISION_SKIP, .reason = REASON_UNREADABLE,
+                .current = "mq-deadline", .n_available = 2,
+        },
+        {
                 .name = "host-managed zoned disk",
                 .mode = MODE_AUTO, BAD_MACHINE,
                 .disk = { .name = "sdb", .is_disk = true, .scheduler = "[mq-deadline] none",

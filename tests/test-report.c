@@ -130,7 +130,8 @@ START_TEST(read_error_message_is_exact) {
         char msg[320];
 
         memset(msg, 'x', sizeof(msg));
-        report_read_error(msg, sizeof(msg), SYSPATH, read_errors[_i].error, read_errors[_i].type);
+        report_read_error(msg, sizeof(msg), SYSPATH, "queue/scheduler", read_errors[_i].error,
+                          read_errors[_i].type);
         ck_assert_str_eq(msg, read_errors[_i].message);
 }
 END_TEST
@@ -711,7 +712,7 @@ static void unreadable_disk(struct disk_result *d, const char *name) {
         d->decision.reason = REASON_UNREADABLE;
         d->decision.available.current = -1;
         d->hw_queues = 1;
-        report_read_error(d->error, sizeof(d->error), SYSPATH, -EACCES, 0);
+        report_read_error(d->error, sizeof(d->error), SYSPATH, "queue/scheduler", -EACCES, 0);
 }
 
 START_TEST(check_fails_for_a_disk_that_cannot_be_read) {

@@ -133,6 +133,29 @@ exit 1"
 	fi
 	rm -rf "$sda_sched"
 	cp "$work/sda_sched" "$sda_sched"
+	# Nor is a zoned file that cannot be read a disk known not to be zoned: before Linux 6.10
+	# none would lose a zoned disk's write order.
+	sda_zoned=${sda_sched%/scheduler}/zoned
+	cp "$sda_zoned" "$work/sda_zoned"
+	rm "$sda_zoned"
+	mkdir "$sda_zoned"
+	before=$(tree_sum "$azure")
+	check "zoned file a directory: exit 1" -- exits 1 guest "$azure" -c "$conf" --dry-run --json sda
+	check "  sda is unreadable" -- disk_is sda skipped/unreadable
+	check "  the error says why" -- json_is "$(disk sda error)" \
+		"cannot read '$sda_path/queue/zoned': Is a directory"
+	check "  a write run: exit 1" -- exits 1 guest "$azure" -c "$conf" sda
+	check "    says why" -- stderr_is "hyperv-scheduler: cannot read '$sda_path/queue/zoned': Is a directory"
+	check "    writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	if need_mounts "under udev a zoned file that cannot be read" /dev; then
+		check "under udev a zoned file that is a directory" -- exits 0 on hyperv-guest \
+			"$azure" env DEVPATH="${sda_path#/sys}" DEVTYPE=disk "${log_ns[@]}" syslog "$TESTFACTS" -c "$conf" --udev sda
+		check "  is an error: logged, exit 1, nothing written" -- stdout_is "syslog <27> cannot read '$sda_path/queue/zoned': Is a directory
+exit 1"
+		check "    writes nothing" -- is "the tree's checksum" "$(tree_sum "$azure")" "$before"
+	fi
+	rmdir "$sda_zoned"
+	cp "$work/sda_zoned" "$sda_zoned"
 	# Unreadable: root's 0400 file, the helper run as nobody; or a build user's 0000 file.
 	if need_unreadable "a scheduler file that cannot be read" "$TESTFACTS"; then
 		chmod "$unreadable" "$sda_sched"
