@@ -47,13 +47,14 @@ CHECK_LIBS    = $(shell $(PKG_CONFIG) --libs check)
 # fuzz targets can hand them anything. The report writes to a stream it is given.
 PURE_OBJS := src/verdict.o src/schedlist.o src/policy.o src/config.o src/report.o \
              src/devname.o src/json.o src/util.o src/record.o
-# The files the helper reads itself: no libudev, so the unit tests link it too.
-FILE_OBJS := src/files.o
-IO_OBJS   := $(FILE_OBJS) src/recordfile.o src/cpuregs.o src/facts.o src/disk.o src/sysfs.o src/log.o src/run.o src/undo.o src/udevlib.o
+# The files the helper reads and the sysfs paths it walks and writes itself: no libudev, so the
+# unit tests link them too.
+FILE_OBJS := src/files.o src/sysfs.o
+IO_OBJS   := $(FILE_OBJS) src/recordfile.o src/cpuregs.o src/facts.o src/disk.o src/log.o src/run.o src/undo.o src/udevlib.o
 OBJS      := $(PURE_OBJS) $(IO_OBJS) src/main.o
 TEST_OBJS := tests/unit.o tests/cpuid-file.o tests/test-cpuid-file.o tests/test-verdict.o tests/test-policy.o tests/test-schedlist.o \
              tests/test-config.o tests/test-devname.o tests/test-json.o tests/test-util.o \
-             tests/test-report.o tests/test-record.o
+             tests/test-report.o tests/test-record.o tests/test-sysfs.o
 
 MANPAGES := man/hyperv-scheduler.8 man/hyperv-scheduler.conf.5
 

@@ -75,6 +75,7 @@ int main(void) {
         srunner_add_suite(sr, report_suite());
         srunner_add_suite(sr, cpuid_file_suite());
         srunner_add_suite(sr, record_suite());
+        srunner_add_suite(sr, sysfs_suite());
         srunner_run_all(sr, CK_ENV);
         failed = srunner_ntests_failed(sr);
         srunner_free(sr);

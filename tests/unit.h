@@ -13,6 +13,7 @@ Suite *util_suite(void);
 Suite *report_suite(void);
 Suite *cpuid_file_suite(void);
 Suite *record_suite(void);
+Suite *sysfs_suite(void);
 
 /* A fresh directory under $TMPDIR (or /tmp) for tests that need files, and its removal with
  * everything in it (one level deep, as the tests create it). */

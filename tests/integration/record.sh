@@ -36,7 +36,7 @@ if need_tree "records" && need_mounts "records: a private /run" /run; then
 			--link) ln -s "$dir" /run/hyperv-scheduler ;;
 			--noboot) mount --bind /dev/null /proc/sys/kernel/random/boot_id ;;
 			--none) ;;
-			--rorun) mount -o remount,ro /run ;;
+			--rorun) mount -t tmpfs -o ro,mode=0755 hyperv-scheduler-rorun /run ;;
 			--full) mkdir /run/hyperv-scheduler &&
 				mount -t tmpfs -o size=4k,mode=0755 hyperv-scheduler-full /run/hyperv-scheduler &&
 				! dd if=/dev/zero of=/run/hyperv-scheduler/.fill bs=4k 2>/dev/null ;;
